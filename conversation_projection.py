@@ -1,0 +1,1619 @@
+"""Project a reviewed selection of conversation branches into a Graphify graph.
+
+The module reads one explicit selection file and its own private state
+directory, and nothing else.  It never prints input text, paths, exception
+messages or tracebacks: every invocation prints exactly one JSON line made of
+fixed codes, counts, revisions and digests.
+
+Reading order follows the data: codes and limits; strict parsing and
+validation (pure); reconciliation against the persisted state (pure); the
+extraction (pure); the owned directory, the lock and atomic writes (I/O); the
+Graphify boundary; ``main``.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import math
+import os
+import re
+import stat
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+# ---------------------------------------------------------------------------
+# Codes, versions and limits
+# ---------------------------------------------------------------------------
+
+ADAPTER_VERSION = "0.1.0"
+PROJECTION_SCHEMA_VERSION = 1
+STATE_SCHEMA_VERSION = 1
+SELECTION_SCHEMA_VERSION = 1
+CONTEXT_GRAPH = "unknown-owner"
+EMBEDDING_IDENTITY = "none"
+
+EXIT_OK = 0
+EXIT_INVALID = 2
+EXIT_RETRY = 3
+
+# Every code the adapter can print, with its exit code.  A code is a fixed
+# string; nothing in a result is ever built from input.
+CODES: dict[str, int] = {
+    "built": EXIT_OK,
+    "verified": EXIT_OK,
+    "checked": EXIT_OK,
+    "graphify_missing": EXIT_RETRY,
+    "graphify_incompatible": EXIT_RETRY,
+    "graphify_failed": EXIT_RETRY,
+    "usage": EXIT_INVALID,
+    "selection_unreadable": EXIT_INVALID,
+    "selection_too_large": EXIT_INVALID,
+    "selection_malformed": EXIT_INVALID,
+    "selection_duplicate_key": EXIT_INVALID,
+    "selection_unknown_field": EXIT_INVALID,
+    "selection_schema": EXIT_INVALID,
+    "selection_unapproved": EXIT_INVALID,
+    "selection_not_summary": EXIT_INVALID,
+    "selection_limit": EXIT_INVALID,
+    "selection_duplicate_id": EXIT_INVALID,
+    "selection_cycle": EXIT_INVALID,
+    "selection_secret": EXIT_INVALID,
+    "selection_conflict": EXIT_INVALID,
+    "revision_stale": EXIT_INVALID,
+    "source_revision_conflict": EXIT_INVALID,
+    "corpus_mismatch": EXIT_INVALID,
+    "state_missing": EXIT_INVALID,
+    "state_not_empty": EXIT_INVALID,
+    "state_unknown_entry": EXIT_INVALID,
+    "state_symlink": EXIT_INVALID,
+    "state_locked": EXIT_INVALID,
+    "state_corrupt": EXIT_INVALID,
+    "state_schema_unsupported": EXIT_INVALID,
+    "state_access": EXIT_INVALID,
+    "receipt_mismatch": EXIT_INVALID,
+    "internal_error": EXIT_INVALID,
+}
+RESULT_WORD = {EXIT_OK: "ok", EXIT_INVALID: "invalid", EXIT_RETRY: "retry"}
+
+MAX_SELECTION_BYTES = 2 * 1024 * 1024
+MAX_STATE_BYTES = 64 * 1024 * 1024
+MAX_OWNED_FILE_BYTES = 256 * 1024 * 1024
+MAX_BRANCHES = 500
+MAX_SOURCES_PER_BRANCH = 100
+MAX_SUMMARIES_PER_BRANCH = 100
+MAX_ID_LIST = 500
+MAX_TEXT_CHARS = 2000
+MAX_TOMBSTONES = 1_000_000
+MAX_NESTING = 64
+MAX_NUMBER_CHARS = 32
+MAX_REVISION = 2**53 - 1
+READ_CHUNK = 1 << 16
+
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+# A memory reference is an opaque handle: the ID alphabet, a little longer.
+# With no ':', '/', '\\' or '.', it can never be a URI, a path or a host.
+MEMORY_REF_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,127}")
+SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
+GFY_TEMP_PATTERN = re.compile(r"\.gfy-[A-Za-z0-9_]{1,64}\.tmp")
+# C0 controls other than tab, newline and carriage return, DEL and C1.
+FORBIDDEN_TEXT_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+SURROGATES = re.compile(r"[\ud800-\udfff]")
+ROLES = frozenset({"user", "assistant", "unknown"})
+
+SELECTION_FIELDS = frozenset({"schemaVersion", "corpusId", "revision", "branches", "exclude", "restore"})
+SELECTION_REQUIRED = frozenset({"schemaVersion", "corpusId", "revision", "branches"})
+BRANCH_FIELDS = frozenset({"branchId", "sourceRevision", "sources", "summaries", "parentBranchId"})
+BRANCH_REQUIRED = frozenset({"branchId", "sourceRevision", "sources", "summaries"})
+SOURCE_FIELDS = frozenset({"refId", "sha256"})
+SUMMARY_FIELDS = frozenset({"summaryId", "role", "kind", "approved", "text", "memoryRef"})
+SUMMARY_REQUIRED = frozenset({"summaryId", "role", "kind", "approved", "text"})
+STATE_FIELDS = frozenset(
+    {"stateSchemaVersion", "corpusId", "selectionRevision", "selectionDigest", "snapshot", "highWater", "tombstones"}
+)
+HIGH_WATER_FIELDS = frozenset({"sourceRevision", "contentSha256"})
+RECEIPT_FIELDS = frozenset(
+    {
+        "adapterVersion",
+        "contextGraph",
+        "embeddingIdentity",
+        "extractionSha256",
+        "graphSha256",
+        "graphifyVersion",
+        "projectionSchemaVersion",
+        "selectionDigest",
+        "selectionRevision",
+    }
+)
+
+STATE_NAME = "state.json"
+EXTRACTION_NAME = "extraction.json"
+GRAPH_NAME = "graph.json"
+RECEIPT_NAME = "receipt.json"
+LOCK_NAME = "projection.lock"
+CACHE_NAME = "cache"
+STAMP_NAME = "last_query_stamp"
+TMP_SUFFIX = ".tmp"
+PUBLISHED_NAMES = (STATE_NAME, EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME)
+TEMP_NAMES = tuple(name + TMP_SUFFIX for name in PUBLISHED_NAMES)
+OWNED_FILES = frozenset((*PUBLISHED_NAMES, *TEMP_NAMES, LOCK_NAME))
+# Removed in this order, the receipt first, so that no moment exists at which
+# a receipt vouches for a half-removed set.
+DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES)
+
+JsonObject = dict[str, Any]
+
+
+class ProjectionError(Exception):
+    """A refusal or failure, named by one fixed code from ``CODES``."""
+
+    def __init__(self, code: str) -> None:
+        assert code in CODES, "unregistered code"
+        super().__init__(code)
+        self.code = code
+
+
+def fail(code: str) -> NoReturn:
+    raise ProjectionError(code)
+
+
+# ---------------------------------------------------------------------------
+# Strict JSON (pure)
+# ---------------------------------------------------------------------------
+
+
+def _reject_constant(_name: str) -> NoReturn:
+    fail("selection_malformed")
+
+
+def _bounded_int(token: str) -> int:
+    if len(token) > MAX_NUMBER_CHARS:
+        fail("selection_malformed")
+    return int(token)
+
+
+def _bounded_float(token: str) -> float:
+    if len(token) > MAX_NUMBER_CHARS:
+        fail("selection_malformed")
+    value = float(token)
+    if not math.isfinite(value):
+        fail("selection_malformed")
+    return value
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        fail("selection_duplicate_key")
+    return obj
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_BRACKET_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+
+
+def nesting_depth(data: bytes) -> int:
+    """Deepest bracket nesting outside strings, in linear time, no recursion."""
+    brackets = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    depth = deepest = 0
+    # Only pathological input has many brackets; a selection has a handful
+    # per branch, so this loop is short in practice.
+    for byte in brackets:
+        depth += _BRACKET_STEP[byte]
+        deepest = max(deepest, depth)
+    return deepest
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Walk decoded values without recursion; pairs decode to one character,
+    so any surrogate left is a lone one."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if SURROGATES.search(item) is not None:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+def parse_json(data: bytes, max_depth: int = MAX_NESTING) -> Any:
+    """Decode one strict JSON value: UTF-8 without BOM, no duplicate keys,
+    no NaN or Infinity, no lone surrogate, bounded nesting and numbers."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        fail("selection_malformed")
+    try:
+        text = data.decode("utf-8", errors="strict")
+    except UnicodeDecodeError:
+        fail("selection_malformed")
+    if nesting_depth(data) > max_depth:
+        fail("selection_malformed")
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_unique_object,
+            parse_constant=_reject_constant,
+            parse_int=_bounded_int,
+            parse_float=_bounded_float,
+        )
+    except ProjectionError:
+        raise
+    except (ValueError, RecursionError, MemoryError):
+        fail("selection_malformed")
+    # Only a \u escape can produce a surrogate; strict UTF-8 never does.
+    if _SURROGATE_ESCAPE.search(text) is not None and _has_lone_surrogate(value):
+        fail("selection_malformed")
+    return value
+
+
+def canonical_bytes(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Selection validation (pure)
+# ---------------------------------------------------------------------------
+
+
+def _require_object(value: Any, fields: frozenset[str], required: frozenset[str]) -> JsonObject:
+    if not isinstance(value, dict):
+        fail("selection_schema")
+    if not value.keys() <= fields:
+        fail("selection_unknown_field")
+    if not required <= value.keys():
+        fail("selection_schema")
+    return value
+
+
+def _require_list(value: Any, limit: int) -> list[Any]:
+    if not isinstance(value, list):
+        fail("selection_schema")
+    if len(value) > limit:
+        fail("selection_limit")
+    return value
+
+
+def _require_id(value: Any) -> str:
+    if not isinstance(value, str) or ID_PATTERN.fullmatch(value) is None:
+        fail("selection_schema")
+    return value
+
+
+def _require_revision(value: Any) -> int:
+    if type(value) is not int or not 1 <= value <= MAX_REVISION:
+        fail("selection_schema")
+    return value
+
+
+def _require_text(value: Any) -> str:
+    if not isinstance(value, str):
+        fail("selection_schema")
+    if SURROGATES.search(value) is not None:
+        fail("selection_malformed")
+    if len(value) > MAX_TEXT_CHARS:
+        fail("selection_limit")
+    if not value.strip() or FORBIDDEN_TEXT_CHARS.search(value) is not None:
+        fail("selection_schema")
+    return value
+
+
+def _unique_ids(ids: Sequence[str]) -> None:
+    if len(set(ids)) != len(ids):
+        fail("selection_duplicate_id")
+
+
+def _check_source(value: Any) -> JsonObject:
+    source = _require_object(value, SOURCE_FIELDS, SOURCE_FIELDS)
+    ref_id = _require_id(source["refId"])
+    digest = source["sha256"]
+    if not isinstance(digest, str) or SHA256_PATTERN.fullmatch(digest) is None:
+        fail("selection_schema")
+    return {"refId": ref_id, "sha256": digest}
+
+
+def _check_summary(value: Any) -> JsonObject:
+    summary = _require_object(value, SUMMARY_FIELDS, SUMMARY_REQUIRED)
+    summary_id = _require_id(summary["summaryId"])
+    role = summary["role"]
+    if not isinstance(role, str) or role not in ROLES:
+        fail("selection_schema")
+    kind = summary["kind"]
+    if not isinstance(kind, str) or kind != "summary":
+        fail("selection_not_summary")
+    if summary["approved"] is not True:
+        fail("selection_unapproved")
+    checked: JsonObject = {
+        "summaryId": summary_id,
+        "role": role,
+        "kind": "summary",
+        "approved": True,
+        "text": _require_text(summary["text"]),
+    }
+    if "memoryRef" in summary:
+        ref = summary["memoryRef"]
+        if not isinstance(ref, str) or MEMORY_REF_PATTERN.fullmatch(ref) is None:
+            fail("selection_schema")
+        checked["memoryRef"] = ref
+    return checked
+
+
+def _check_branch(value: Any) -> JsonObject:
+    branch = _require_object(value, BRANCH_FIELDS, BRANCH_REQUIRED)
+    checked: JsonObject = {
+        "branchId": _require_id(branch["branchId"]),
+        "sourceRevision": _require_revision(branch["sourceRevision"]),
+    }
+    if "parentBranchId" in branch:
+        checked["parentBranchId"] = _require_id(branch["parentBranchId"])
+    sources = [_check_source(s) for s in _require_list(branch["sources"], MAX_SOURCES_PER_BRANCH)]
+    summaries = [_check_summary(s) for s in _require_list(branch["summaries"], MAX_SUMMARIES_PER_BRANCH)]
+    _unique_ids([s["refId"] for s in sources])
+    _unique_ids([s["summaryId"] for s in summaries])
+    checked["sources"] = sorted(sources, key=lambda s: s["refId"])
+    checked["summaries"] = sorted(summaries, key=lambda s: s["summaryId"])
+    return checked
+
+
+def _check_id_list(value: Any) -> list[str]:
+    ids = [_require_id(item) for item in _require_list(value, MAX_ID_LIST)]
+    _unique_ids(ids)
+    return sorted(ids)
+
+
+def find_cycle(parents: Mapping[str, str]) -> bool:
+    """True when following parent links among these branches loops.
+
+    Each branch has at most one parent, so a walk from every unvisited branch,
+    marking nodes as it goes, visits each branch once: linear time."""
+    done: set[str] = set()
+    for start in parents:
+        path: set[str] = set()
+        node: str | None = start
+        while node is not None and node not in done:
+            if node in path:
+                return True
+            path.add(node)
+            node = parents.get(node)
+        done |= path
+    return False
+
+
+def _check_cross_references(branches: list[JsonObject], exclude: list[str], restore: list[str]) -> None:
+    _unique_ids([b["branchId"] for b in branches])
+    listed = {b["branchId"] for b in branches}
+    parents = {b["branchId"]: b["parentBranchId"] for b in branches if b.get("parentBranchId") in listed}
+    if find_cycle(parents):
+        fail("selection_cycle")
+    seen: dict[str, str] = {}
+    for branch in branches:
+        for source in branch["sources"]:
+            if seen.setdefault(source["refId"], source["sha256"]) != source["sha256"]:
+                fail("selection_conflict")
+    if set(exclude) & set(restore) or not set(restore) <= listed:
+        fail("selection_conflict")
+
+
+def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
+    """Check a decoded selection against the allowlist and return its
+    canonical form: arrays sorted by ID, optional lists always present."""
+    if not isinstance(value, dict):
+        fail("selection_schema")
+    selection = _require_object(value, SELECTION_FIELDS, SELECTION_REQUIRED)
+    if type(selection["schemaVersion"]) is not int or selection["schemaVersion"] != SELECTION_SCHEMA_VERSION:
+        fail("selection_schema")
+    corpus_id = _require_id(selection["corpusId"])
+    revision = _require_revision(selection["revision"])
+    branches = [_check_branch(b) for b in _require_list(selection["branches"], MAX_BRANCHES)]
+    exclude = _check_id_list(selection.get("exclude", []))
+    restore = _check_id_list(selection.get("restore", []))
+    _check_cross_references(branches, exclude, restore)
+    canonical: JsonObject = {
+        "schemaVersion": SELECTION_SCHEMA_VERSION,
+        "corpusId": corpus_id,
+        "revision": revision,
+        "branches": sorted(branches, key=lambda b: b["branchId"]),
+        "exclude": exclude,
+        "restore": restore,
+    }
+    if scan_secrets and find_secret(_scannable_text(canonical)):
+        fail("selection_secret")
+    return canonical
+
+
+def _scannable_text(selection: JsonObject) -> str:
+    # NUL never occurs in accepted text, so no pattern can match across items.
+    parts: list[str] = [selection["corpusId"]]
+    for branch in selection["branches"]:
+        parts.append(branch["branchId"])
+        parts.extend(s["refId"] for s in branch["sources"])
+        for summary in branch["summaries"]:
+            parts.append(summary["summaryId"])
+            parts.append(summary["text"])
+            parts.append(summary.get("memoryRef", ""))
+    return "\x00".join(parts)
+
+
+def selection_digest(selection: JsonObject) -> str:
+    return sha256_hex(canonical_bytes(selection))
+
+
+def parse_selection(data: bytes) -> JsonObject:
+    if len(data) > MAX_SELECTION_BYTES:
+        fail("selection_too_large")
+    return validate_selection(parse_json(data))
+
+
+# ---------------------------------------------------------------------------
+# Secret-shaped text (pure)
+# ---------------------------------------------------------------------------
+# Modelled on the published gitleaks rules and detect-secrets plugins.  Each
+# family is anchored on a literal prefix or a key word so that prose about
+# secrets, commit SHAs, sha256 digests and UUIDs do not match.
+
+_ASSIGNMENT_KEYS = (
+    r"password|passwd|pwd|passphrase|secret|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
+    r"|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|bearer[_-]?token|token"
+    r"|private[_-]?key|credentials?"
+)
+
+SECRET_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("pem-private-key", r"-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----"),
+    ("aws-access-key-id", r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b"),
+    (
+        "aws-secret-key",
+        r"(?i)aws[_-]?(?:secret)[_-]?(?:access[_-]?)?key[\"']?[ \t]*[:=][ \t]*[\"']?[A-Za-z0-9/+=]{40}",
+    ),
+    ("github-token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b"),
+    ("github-fine-grained", r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
+    ("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    ("slack-token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
+    ("slack-webhook", r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,}"),
+    ("stripe-live", r"\b(?:sk|rk)_live_[A-Za-z0-9]{16,}"),
+    ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
+    ("anthropic-key", r"\bsk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,}"),
+    ("openai-style-key", r"\bsk-(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}"),
+    ("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("pypi-token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{16,}"),
+    ("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b"),
+    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    ("url-credentials", r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@\x00]{1,128}:[^\s/@\x00]{1,128}@"),
+    ("azure-account-key", r"(?i)AccountKey=[A-Za-z0-9+/=]{20,}"),
+    ("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
+    ("twilio-key", r"\bSK[0-9a-fA-F]{32}\b"),
+)
+
+# ``key = value`` or ``key: value``; the value must look like a credential,
+# not like a word of prose: see ``_credential_like``.
+ASSIGNMENT_PATTERN = (
+    r"(?i)(?<![A-Za-z0-9])(?:" + _ASSIGNMENT_KEYS + r")[\"']?[ \t]*(?::|=|:=|=>)[ \t]*"
+    r"(?:\"([^\"\x00\n]{4,256})\"|'([^'\x00\n]{4,256})'|([^\s\"',;\x00]{4,256}))"
+)
+PLACEHOLDER_VALUES = frozenset(
+    {"none", "null", "nil", "true", "false", "empty", "redacted", "changeme", "example", "required", "optional"}
+)
+
+
+@dataclass(frozen=True)
+class _SecretRules:
+    families: re.Pattern[str]
+    assignment: re.Pattern[str]
+
+
+_rules_cache: list[_SecretRules] = []
+
+
+def _secret_rules() -> _SecretRules:
+    # Compiled on first use, so that runs that stop earlier never pay for it.
+    if not _rules_cache:
+        families = "|".join(f"(?:{pattern})" for _, pattern in SECRET_PATTERNS if not pattern.startswith("(?i)"))
+        insensitive = "|".join(f"(?:{pattern[4:]})" for _, pattern in SECRET_PATTERNS if pattern.startswith("(?i)"))
+        combined = f"{families}|(?i:{insensitive})"
+        _rules_cache.append(_SecretRules(re.compile(combined), re.compile(ASSIGNMENT_PATTERN)))
+    return _rules_cache[0]
+
+
+def _credential_like(value: str) -> bool:
+    stripped = value.strip()
+    if len(stripped) < 6 or stripped.lower() in PLACEHOLDER_VALUES:
+        return False
+    if stripped.startswith(("<", "${", "{{", "%", "$")) or set(stripped) <= {"*", "x", "X", "."}:
+        return False
+    has_digit = any(c.isdigit() for c in stripped)
+    has_alpha = any(c.isalpha() for c in stripped)
+    has_symbol = any(not c.isalnum() for c in stripped)
+    has_inner_upper = any(c.isupper() for c in stripped[1:])
+    # An English word after "password:" is prose; a mix of classes is not.
+    return (has_digit and has_alpha) or (has_alpha and (has_symbol or has_inner_upper))
+
+
+def find_secret(text: str) -> bool:
+    rules = _secret_rules()
+    if rules.families.search(text) is not None:
+        return True
+    for match in rules.assignment.finditer(text):
+        value = match.group(1) or match.group(2) or match.group(3) or ""
+        if _credential_like(value):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Reconciliation against the persisted state (pure)
+# ---------------------------------------------------------------------------
+
+
+def branch_content_sha256(branch: JsonObject) -> str:
+    return sha256_hex(canonical_bytes(branch))
+
+
+def _high_water_for(branches: Sequence[JsonObject]) -> dict[str, JsonObject]:
+    return {
+        b["branchId"]: {"sourceRevision": b["sourceRevision"], "contentSha256": branch_content_sha256(b)}
+        for b in branches
+    }
+
+
+def new_state(selection: JsonObject) -> JsonObject:
+    """The state of a directory that accepted exactly this first selection."""
+    if selection["restore"]:
+        fail("selection_conflict")
+    return _state_from(selection, {}, set(selection["exclude"]))
+
+
+def _state_from(selection: JsonObject, high_water: dict[str, JsonObject], tombstones: set[str]) -> JsonObject:
+    merged = dict(high_water)
+    merged.update(_high_water_for(selection["branches"]))
+    return {
+        "stateSchemaVersion": STATE_SCHEMA_VERSION,
+        "corpusId": selection["corpusId"],
+        "selectionRevision": selection["revision"],
+        "selectionDigest": selection_digest(selection),
+        "snapshot": selection,
+        "highWater": dict(sorted(merged.items())),
+        "tombstones": sorted(tombstones),
+    }
+
+
+def _check_high_water(selection: JsonObject, high_water: Mapping[str, JsonObject]) -> None:
+    for branch in selection["branches"]:
+        mark = high_water.get(branch["branchId"])
+        if mark is None:
+            continue
+        behind = branch["sourceRevision"] < mark["sourceRevision"]
+        rewritten = branch["sourceRevision"] == mark["sourceRevision"] and (
+            branch_content_sha256(branch) != mark["contentSha256"]
+        )
+        if behind or rewritten:
+            fail("source_revision_conflict")
+
+
+def reconcile(state: JsonObject | None, selection: JsonObject) -> tuple[JsonObject, bool]:
+    """Accept ``selection`` against ``state``; return the new state and
+    whether the selection was a replay of the accepted one."""
+    if state is None:
+        return new_state(selection), False
+    if selection["corpusId"] != state["corpusId"]:
+        fail("corpus_mismatch")
+    if selection["revision"] < state["selectionRevision"]:
+        fail("revision_stale")
+    if selection["revision"] == state["selectionRevision"]:
+        if selection_digest(selection) != state["selectionDigest"]:
+            fail("revision_stale")
+        return state, True
+    previous = set(state["tombstones"])
+    if not set(selection["restore"]) <= previous:
+        fail("selection_conflict")
+    _check_high_water(selection, state["highWater"])
+    listed = {b["branchId"] for b in selection["branches"]}
+    omitted = {b["branchId"] for b in state["snapshot"]["branches"]} - listed
+    tombstones = (previous - set(selection["restore"])) | set(selection["exclude"]) | omitted
+    if len(tombstones) > MAX_TOMBSTONES:
+        fail("selection_limit")
+    return _state_from(selection, state["highWater"], tombstones), False
+
+
+def validate_state(value: Any) -> JsonObject:
+    """Check a decoded state.json: its version, its shape and every
+    invariant that acceptance guarantees."""
+    if not isinstance(value, dict):
+        fail("state_corrupt")
+    version = value.get("stateSchemaVersion")
+    if type(version) is not int:
+        fail("state_corrupt")
+    if version != STATE_SCHEMA_VERSION:
+        fail("state_schema_unsupported")
+    if value.keys() != STATE_FIELDS:
+        fail("state_corrupt")
+    try:
+        snapshot = validate_snapshot(value["snapshot"])
+    except ProjectionError:
+        fail("state_corrupt")
+    tombstones = value["tombstones"]
+    high_water = value["highWater"]
+    if not isinstance(tombstones, list) or len(tombstones) > MAX_TOMBSTONES or not isinstance(high_water, dict):
+        fail("state_corrupt")
+    if not all(isinstance(t, str) and ID_PATTERN.fullmatch(t) for t in tombstones):
+        fail("state_corrupt")
+    if tombstones != sorted(set(tombstones)) or not all(ID_PATTERN.fullmatch(k) for k in high_water):
+        fail("state_corrupt")
+    for mark in high_water.values():
+        if not isinstance(mark, dict) or mark.keys() != HIGH_WATER_FIELDS:
+            fail("state_corrupt")
+        if type(mark["sourceRevision"]) is not int or mark["sourceRevision"] < 1:
+            fail("state_corrupt")
+        if not isinstance(mark["contentSha256"], str) or not SHA256_PATTERN.fullmatch(mark["contentSha256"]):
+            fail("state_corrupt")
+    expected = _state_from(snapshot, high_water, set(tombstones))
+    consistent = (
+        canonical_bytes(expected) == canonical_bytes(value)
+        and set(snapshot["exclude"]) <= set(tombstones)
+        and not set(snapshot["restore"]) & set(tombstones)
+    )
+    if not consistent:
+        fail("state_corrupt")
+    return value
+
+
+def validate_snapshot(value: Any) -> JsonObject:
+    """A persisted snapshot passes the selection rules, except the secret scan:
+    it was scanned when accepted, and a later, stricter rule must not make an
+    accepted state unreadable."""
+    if not isinstance(value, dict) or value.keys() != SELECTION_FIELDS:
+        fail("state_corrupt")
+    canonical = validate_selection(value, scan_secrets=False)
+    if canonical_bytes(canonical) != canonical_bytes(value):
+        fail("state_corrupt")
+    return canonical
+
+
+def parse_state(data: bytes) -> JsonObject:
+    if len(data) > MAX_STATE_BYTES:
+        fail("state_corrupt")
+    try:
+        decoded = parse_json(data)
+    except ProjectionError:
+        fail("state_corrupt")
+    return validate_state(decoded)
+
+
+def state_bytes(state: JsonObject) -> bytes:
+    return canonical_bytes(state) + b"\n"
+
+
+# ---------------------------------------------------------------------------
+# The extraction (pure)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Projection:
+    extraction: JsonObject
+    branches: int
+    sources: int
+    summaries: int
+    edges: int
+    tombstones: int
+
+
+def project(state: JsonObject) -> Projection:
+    """Nodes and edges for every listed branch that is not tombstoned.
+    Relations come only from parentBranchId, sources and summaries."""
+    snapshot = state["snapshot"]
+    tombstones = set(state["tombstones"])
+    projected = [b for b in snapshot["branches"] if b["branchId"] not in tombstones]
+    projected_ids = {b["branchId"] for b in projected}
+    provenance = {
+        "corpusId": snapshot["corpusId"],
+        "selectionRevision": snapshot["revision"],
+        "selectionDigest": state["selectionDigest"],
+        "projectionSchemaVersion": PROJECTION_SCHEMA_VERSION,
+        "embeddingIdentity": EMBEDDING_IDENTITY,
+        "source_file": "selected:" + snapshot["corpusId"],
+    }
+    nodes: dict[str, JsonObject] = {}
+    edges: list[JsonObject] = []
+
+    def edge(source: str, target: str, relation: str, revision: int) -> None:
+        edges.append(
+            dict(
+                provenance,
+                source=source,
+                target=target,
+                relation=relation,
+                confidence="EXTRACTED",
+                sourceRevision=revision,
+            )
+        )
+
+    summary_count = 0
+    for branch in projected:
+        branch_node = "branch:" + branch["branchId"]
+        revision = branch["sourceRevision"]
+        nodes[branch_node] = dict(
+            provenance,
+            id=branch_node,
+            label=branch["branchId"],
+            nodeKind="branch",
+            file_type="concept",
+            branchId=branch["branchId"],
+            sourceRevision=revision,
+        )
+        if branch.get("parentBranchId") in projected_ids:
+            edge(branch_node, "branch:" + branch["parentBranchId"], "forked_from", revision)
+        for source in branch["sources"]:
+            source_node = "source:" + source["refId"]
+            nodes[source_node] = dict(
+                provenance,
+                id=source_node,
+                label=source["refId"],
+                nodeKind="source",
+                file_type="document",
+                refId=source["refId"],
+                sha256=source["sha256"],
+            )
+            edge(branch_node, source_node, "attached_source", revision)
+        for summary in branch["summaries"]:
+            summary_node = f"{branch_node}:summary:{summary['summaryId']}"
+            node = dict(
+                provenance,
+                id=summary_node,
+                label=summary["text"],
+                nodeKind="summary",
+                file_type="rationale",
+                summaryId=summary["summaryId"],
+                role=summary["role"],
+                kind=summary["kind"],
+                sourceRevision=revision,
+            )
+            if "memoryRef" in summary:
+                node["memoryRef"] = summary["memoryRef"]
+            nodes[summary_node] = node
+            summary_count += 1
+            edge(branch_node, summary_node, "approved_summary", revision)
+    extraction: JsonObject = {
+        "nodes": [nodes[key] for key in sorted(nodes)],
+        "edges": sorted(edges, key=lambda e: (e["source"], e["target"], e["relation"])),
+        "hyperedges": [],
+    }
+    return Projection(
+        extraction=extraction,
+        branches=len(projected),
+        sources=sum(1 for n in nodes.values() if n["nodeKind"] == "source"),
+        summaries=summary_count,
+        edges=len(edges),
+        tombstones=len(tombstones),
+    )
+
+
+def extraction_bytes(projection: Projection) -> bytes:
+    return canonical_bytes(projection.extraction) + b"\n"
+
+
+def receipt_bytes(state: JsonObject, graph_sha: str, extraction_sha: str, graphify_version: str | None) -> bytes:
+    receipt = {
+        "adapterVersion": ADAPTER_VERSION,
+        "contextGraph": CONTEXT_GRAPH,
+        "embeddingIdentity": EMBEDDING_IDENTITY,
+        "extractionSha256": extraction_sha,
+        "graphSha256": graph_sha,
+        "graphifyVersion": graphify_version,
+        "projectionSchemaVersion": PROJECTION_SCHEMA_VERSION,
+        "selectionDigest": state["selectionDigest"],
+        "selectionRevision": state["selectionRevision"],
+    }
+    return canonical_bytes(receipt) + b"\n"
+
+
+# ---------------------------------------------------------------------------
+# Reading the selection file (I/O, bounded)
+# ---------------------------------------------------------------------------
+
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_O_BINARY = getattr(os, "O_BINARY", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_bounded(fd: int, limit: int, too_large: str) -> bytes:
+    """Read at most ``limit + 1`` bytes from an open regular file."""
+    if os.fstat(fd).st_size > limit:
+        fail(too_large)
+    chunks: list[bytes] = []
+    remaining = limit + 1
+    while remaining > 0:
+        chunk = os.read(fd, min(READ_CHUNK, remaining))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        fail(too_large)
+    return data
+
+
+def read_selection(path: str) -> bytes:
+    # O_NONBLOCK: opening a FIFO must not wait for a writer.
+    try:
+        fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | _O_BINARY | _O_CLOEXEC)
+    except (OSError, ValueError):
+        fail("selection_unreadable")
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            fail("selection_unreadable")
+        try:
+            return _read_bounded(fd, MAX_SELECTION_BYTES, "selection_too_large")
+        except OSError:
+            fail("selection_unreadable")
+    finally:
+        os.close(fd)
+
+
+# ---------------------------------------------------------------------------
+# The owned directory (I/O)
+# ---------------------------------------------------------------------------
+# On POSIX every operation is relative to a descriptor of the state root,
+# opened component by component with O_NOFOLLOW, so a name swapped for a
+# symlink after a check is never followed.  Windows has no dir_fd: there each
+# operation re-checks its name with lstat, reparse points (junctions)
+# included, immediately before acting on it.
+
+SUPPORTS_DIR_FD = os.name == "posix" and os.open in os.supports_dir_fd and os.stat in os.supports_dir_fd
+DIR_FLAGS = os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC
+
+
+def _is_link(st: os.stat_result) -> bool:
+    reparse = getattr(stat, "FILE_ATTRIBUTE_REPARSE_POINT", 0)
+    return stat.S_ISLNK(st.st_mode) or bool(getattr(st, "st_file_attributes", 0) & reparse)
+
+
+class OwnedDir:
+    """A directory of the state: the root, or its cache/."""
+
+    def __init__(self, path: str, fd: int | None) -> None:
+        self.path = path
+        self.fd = fd
+
+    def _where(self, name: str) -> tuple[str, int | None]:
+        if self.fd is not None:
+            return name, self.fd
+        return os.path.join(self.path, name), None
+
+    def lstat(self, name: str) -> os.stat_result | None:
+        where, dir_fd = self._where(name)
+        try:
+            return os.stat(where, dir_fd=dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+
+    def _refuse_link(self, name: str) -> None:
+        st = self.lstat(name)
+        if st is not None and _is_link(st):
+            fail("state_symlink")
+
+    def child(self, name: str) -> OwnedDir:
+        """Open a subdirectory without following a symlink."""
+        self._refuse_link(name)
+        if self.fd is None:
+            return OwnedDir(os.path.join(self.path, name), None)
+        try:
+            return OwnedDir(os.path.join(self.path, name), os.open(name, DIR_FLAGS, dir_fd=self.fd))
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                fail("state_symlink")
+            raise
+
+    def open_read(self, name: str) -> int | None:
+        self._refuse_link(name)
+        where, dir_fd = self._where(name)
+        flags = os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY | _O_CLOEXEC
+        try:
+            fd = os.open(where, flags, dir_fd=dir_fd)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                fail("state_symlink")
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            fail("state_unknown_entry")
+        return fd
+
+    def read(self, name: str, limit: int, too_large: str) -> bytes | None:
+        fd = self.open_read(name)
+        if fd is None:
+            return None
+        try:
+            return _read_bounded(fd, limit, too_large)
+        finally:
+            os.close(fd)
+
+    def create_exclusive(self, name: str) -> int:
+        self._refuse_link(name)
+        where, dir_fd = self._where(name)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY | _O_CLOEXEC
+        fd = os.open(where, flags, 0o600, dir_fd=dir_fd)
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)
+        return fd
+
+    def unlink(self, name: str) -> None:
+        # unlink never follows a symlink: it removes the name itself.
+        where, dir_fd = self._where(name)
+        with suppress(FileNotFoundError):
+            os.unlink(where, dir_fd=dir_fd)
+
+    def rmdir(self, name: str) -> None:
+        where, dir_fd = self._where(name)
+        with suppress(FileNotFoundError):
+            os.rmdir(where, dir_fd=dir_fd)
+
+    def rename(self, source: str, target: str) -> None:
+        self._refuse_link(source)
+        self._refuse_link(target)
+        src, src_fd = self._where(source)
+        dst, dst_fd = self._where(target)
+        os.replace(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+
+    def names(self) -> list[str]:
+        return sorted(os.listdir(self.fd if self.fd is not None else self.path))
+
+    def sync(self) -> None:
+        if self.fd is not None:
+            os.fsync(self.fd)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def write_atomic(self, name: str, data: bytes) -> None:
+        """Publish ``data`` as ``name`` through its fixed .tmp twin: exclusive
+        create, write, fsync, rename, fsync the directory."""
+        temp = name + TMP_SUFFIX
+        self.unlink(temp)
+        fd = self.create_exclusive(temp)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.rename(temp, name)
+        self.sync()
+
+
+def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
+    """Walk from '/' with O_NOFOLLOW, so that no component can be a symlink."""
+    parts = [p for p in path.split("/") if p]
+    fd = os.open("/", DIR_FLAGS)
+    try:
+        for index, part in enumerate(parts):
+            last = index == len(parts) - 1
+            try:
+                child = os.open(part, DIR_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                if not last:
+                    fail("state_access")
+                if not create:
+                    return None
+                os.mkdir(part, 0o700, dir_fd=fd)
+                child = os.open(part, DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if _is_link(os.stat(part, dir_fd=fd, follow_symlinks=False)):
+                    fail("state_symlink")
+                if exc.errno == errno.ENOTDIR:
+                    fail("state_access")
+                raise
+            os.close(fd)
+            fd = child
+        owned, fd = OwnedDir(path, fd), -1
+        return owned
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
+    probe = path
+    while os.path.dirname(probe) != probe:
+        try:
+            if _is_link(os.lstat(probe)):
+                fail("state_symlink")
+        except FileNotFoundError:
+            pass
+        probe = os.path.dirname(probe)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not os.path.isdir(os.path.dirname(path)):
+            fail("state_access")
+        if not create:
+            return None
+        os.mkdir(path, 0o700)
+        st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode):
+        fail("state_access")
+    return OwnedDir(path, None)
+
+
+def open_root(root: str, create: bool) -> OwnedDir | None:
+    """Open the state root, refusing a symlink or junction in any component.
+    None when it does not exist and ``create`` is false."""
+    absolute = os.path.abspath(root)
+    if os.path.normcase(os.path.realpath(absolute)) != os.path.normcase(absolute):
+        fail("state_symlink")
+    if SUPPORTS_DIR_FD:
+        return _open_root_posix(absolute, create)
+    return _open_root_portable(absolute, create)
+
+
+@dataclass(frozen=True)
+class DirectoryScan:
+    has_state: bool
+    has_lock: bool
+
+
+def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
+    """(symlink seen, unknown entry seen) inside cache/."""
+    cache = owned.child(CACHE_NAME)
+    try:
+        symlink = unknown = False
+        for name in cache.names():
+            st = cache.lstat(name)
+            if st is None:
+                continue
+            if _is_link(st):
+                symlink = True
+            elif name != STAMP_NAME or not stat.S_ISREG(st.st_mode):
+                unknown = True
+        return symlink, unknown
+    finally:
+        cache.close()
+
+
+def scan_directory(owned: OwnedDir, refuse_lock: bool) -> DirectoryScan:
+    """Check every entry against the owned names.  Refusals come in a fixed
+    order whatever the listing order: symlink, lock (when asked), non-empty
+    first use, unknown entry.  Changes nothing."""
+    names = owned.names()
+    symlink = unknown = False
+    for name in names:
+        st = owned.lstat(name)
+        if st is None:
+            continue
+        if _is_link(st):
+            symlink = True
+        elif name == CACHE_NAME and stat.S_ISDIR(st.st_mode):
+            cache_symlink, cache_unknown = _scan_cache(owned)
+            symlink |= cache_symlink
+            unknown |= cache_unknown
+        elif not stat.S_ISREG(st.st_mode) or (name not in OWNED_FILES and GFY_TEMP_PATTERN.fullmatch(name) is None):
+            unknown = True
+    if symlink:
+        fail("state_symlink")
+    has_lock = LOCK_NAME in names
+    if refuse_lock and has_lock:
+        fail("state_locked")
+    has_state = STATE_NAME in names
+    if not has_state and any(name != LOCK_NAME for name in names):
+        fail("state_not_empty")
+    if unknown:
+        fail("state_unknown_entry")
+    return DirectoryScan(has_state, has_lock)
+
+
+def _remove_graphify_temps(owned: OwnedDir) -> None:
+    for name in owned.names():
+        if GFY_TEMP_PATTERN.fullmatch(name):
+            owned.unlink(name)
+
+
+def remove_derived(owned: OwnedDir) -> None:
+    """Invalidate the published graph: the receipt first, then the graph,
+    the extraction, every temporary, the query stamp and its empty cache/."""
+    for name in DERIVED_NAMES:
+        owned.unlink(name)
+    _remove_graphify_temps(owned)
+    st = owned.lstat(CACHE_NAME)
+    if st is not None and stat.S_ISDIR(st.st_mode) and not _is_link(st):
+        cache = owned.child(CACHE_NAME)
+        try:
+            cache.unlink(STAMP_NAME)
+            cache.sync()
+        finally:
+            cache.close()
+        owned.rmdir(CACHE_NAME)
+    owned.sync()
+
+
+# ---------------------------------------------------------------------------
+# The lock (I/O)
+# ---------------------------------------------------------------------------
+
+
+class Lock:
+    """``projection.lock``, taken by exclusive create.  Its owner removes it,
+    and only while the name still refers to the file it created."""
+
+    def __init__(self, owned: OwnedDir) -> None:
+        self.owned = owned
+        self.identity: tuple[int, int] | None = None
+
+    def acquire(self) -> None:
+        try:
+            fd = self.owned.create_exclusive(LOCK_NAME)
+        except FileExistsError:
+            fail("state_locked")
+        try:
+            st = os.fstat(fd)
+            self.identity = (st.st_dev, st.st_ino)
+            # The PID lets an operator tell a live lock from an orphan.
+            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        finally:
+            os.close(fd)
+
+    def release(self) -> None:
+        if self.identity is None:
+            return
+        try:
+            st = self.owned.lstat(LOCK_NAME)
+            if st is not None and (st.st_dev, st.st_ino) == self.identity:
+                self.owned.unlink(LOCK_NAME)
+        except OSError:
+            pass
+        self.identity = None
+
+
+# ---------------------------------------------------------------------------
+# The Graphify boundary
+# ---------------------------------------------------------------------------
+# A loader returns {"version", "validate", "build", "export"}.  The real one
+# imports Graphify; tests pass an in-process stand-in of the same shape.
+
+GraphifyLoader = Callable[[], Mapping[str, Any]]
+
+
+def graphify_version() -> str | None:
+    try:
+        from importlib import metadata
+
+        return metadata.version("graphifyy")
+    except Exception:
+        return None
+
+
+def load_graphify() -> Mapping[str, Any]:
+    import importlib
+
+    return {
+        "version": graphify_version(),
+        "validate": importlib.import_module("graphify.validate"),
+        "build": importlib.import_module("graphify.build"),
+        "export": importlib.import_module("graphify.export"),
+    }
+
+
+@dataclass(frozen=True)
+class GraphifyApi:
+    """The three calls the adapter makes, checked before any is made."""
+
+    version: str | None
+    assert_valid: Callable[..., Any]
+    build_from_json: Callable[..., Any]
+    to_json: Callable[..., Any]
+
+
+def _accepts(function: Any, positional: int, keywords: Sequence[str]) -> bool:
+    import inspect
+
+    if not callable(function):
+        return False
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+    kinds = {p.kind for p in parameters.values()}
+    by_position = [p for p in parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(by_position) < positional and inspect.Parameter.VAR_POSITIONAL not in kinds:
+        return False
+    for keyword in keywords:
+        parameter = parameters.get(keyword)
+        if parameter is None and inspect.Parameter.VAR_KEYWORD not in kinds:
+            return False
+        if parameter is not None and parameter.kind is inspect.Parameter.POSITIONAL_ONLY:
+            return False
+    return True
+
+
+def resolve_graphify(modules: Mapping[str, Any]) -> GraphifyApi:
+    version = modules.get("version")
+    assert_valid = getattr(modules.get("validate"), "assert_valid", None)
+    build_from_json = getattr(modules.get("build"), "build_from_json", None)
+    to_json = getattr(modules.get("export"), "to_json", None)
+    if not (
+        _accepts(assert_valid, 1, ())
+        and _accepts(build_from_json, 1, ("directed", "dedup"))
+        and _accepts(to_json, 3, ("force", "built_at_commit"))
+    ):
+        fail("graphify_incompatible")
+    assert assert_valid is not None and build_from_json is not None and to_json is not None
+    return GraphifyApi(version if isinstance(version, str) else None, assert_valid, build_from_json, to_json)
+
+
+@contextmanager
+def silenced() -> Iterator[None]:
+    """Keep Graphify's output off our stdout and stderr, at the descriptor
+    level too, because what it prints can quote selected text."""
+    import io
+
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    saved_streams = (sys.stdout, sys.stderr)
+    saved_fds: list[tuple[int, int]] = []
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for target in (1, 2):
+            try:
+                saved_fds.append((target, os.dup(target)))
+                os.dup2(devnull, target)
+            except OSError:
+                pass
+        sys.stdout = io.StringIO()
+        sys.stderr = io.StringIO()
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved_streams
+        for target, saved in saved_fds:
+            os.dup2(saved, target)
+            os.close(saved)
+        os.close(devnull)
+
+
+def graph_matches(graph_data: bytes, extraction: JsonObject) -> bool:
+    """The exported graph must hold exactly the extraction's node ids and
+    (source, target, relation) edges: Graphify may add attributes, never
+    merge, rename or drop."""
+    try:
+        graph = json.loads(graph_data)
+        node_ids = sorted(n["id"] for n in graph["nodes"])
+        links = graph["links"] if "links" in graph else graph["edges"]
+        edges = sorted((e["source"], e["target"], e["relation"]) for e in links)
+    except Exception:
+        return False
+    expected_nodes = sorted(n["id"] for n in extraction["nodes"])
+    expected_edges = sorted((e["source"], e["target"], e["relation"]) for e in extraction["edges"])
+    return graph.get("directed") is True and node_ids == expected_nodes and edges == expected_edges
+
+
+def load_api(loader: GraphifyLoader) -> GraphifyApi:
+    with silenced():
+        try:
+            modules: Mapping[str, Any] | None = loader()
+        except Exception:
+            modules = None
+    if modules is None:
+        fail("graphify_missing")
+    if not isinstance(modules, Mapping):
+        fail("graphify_incompatible")
+    return resolve_graphify(modules)
+
+
+def build_graph(api: GraphifyApi, extraction_data: bytes, output_path: str, digest: str) -> None:
+    """Validate, build and export; any exception, or an export that does not
+    report success, is graphify_failed."""
+    written: Any = None
+    with silenced():
+        try:
+            api.assert_valid(json.loads(extraction_data))
+            graph = api.build_from_json(json.loads(extraction_data), directed=True, dedup=False)
+            written = api.to_json(graph, {}, output_path, force=True, built_at_commit=digest)
+        except Exception:
+            written = None
+    if written is not True:
+        fail("graphify_failed")
+
+
+# ---------------------------------------------------------------------------
+# Publication (I/O)
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    code: str
+    extra: dict[str, Any]
+    graphify_version: str | None = None
+
+
+def _status(projection: Projection, state: JsonObject) -> dict[str, Any]:
+    return {
+        "selectionRevision": state["selectionRevision"],
+        "selectionDigest": state["selectionDigest"],
+        "branches": projection.branches,
+        "sources": projection.sources,
+        "summaries": projection.summaries,
+        "edges": projection.edges,
+        "tombstones": projection.tombstones,
+    }
+
+
+def read_state(owned: OwnedDir) -> JsonObject | None:
+    data = owned.read(STATE_NAME, MAX_STATE_BYTES, "state_corrupt")
+    return None if data is None else parse_state(data)
+
+
+def _take_graph(owned: OwnedDir, extraction: JsonObject) -> bytes:
+    """Check what to_json left in graph.json.tmp, make it 0600, fsync it."""
+    temp = GRAPH_NAME + TMP_SUFFIX
+    st = owned.lstat(temp)
+    if st is None or not stat.S_ISREG(st.st_mode):
+        fail("graphify_failed")
+    fd = owned.open_read(temp)
+    if fd is None:
+        fail("graphify_failed")
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)
+        data = _read_bounded(fd, MAX_OWNED_FILE_BYTES, "graphify_failed")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if not graph_matches(data, extraction):
+        fail("graphify_failed")
+    return data
+
+
+def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outcome:
+    """Extraction, then the graph through Graphify, then the receipt, last.
+    On a Graphify failure no derived file remains."""
+    projection = project(state)
+    extraction = extraction_bytes(projection)
+    owned.write_atomic(EXTRACTION_NAME, extraction)
+    version: str | None = None
+    try:
+        api = load_api(loader)
+        version = api.version
+        temp = GRAPH_NAME + TMP_SUFFIX
+        # to_json writes through a symlinked destination: the name must not exist.
+        owned.unlink(temp)
+        build_graph(api, extraction, os.path.join(owned.path, temp), state["selectionDigest"])
+        graph = _take_graph(owned, projection.extraction)
+        owned.rename(temp, GRAPH_NAME)
+        _remove_graphify_temps(owned)
+        owned.sync()
+    except ProjectionError as error:
+        remove_derived(owned)
+        return Outcome(error.code, {}, version)
+    graph_sha = sha256_hex(graph)
+    owned.write_atomic(RECEIPT_NAME, receipt_bytes(state, graph_sha, sha256_hex(extraction), version))
+    return Outcome("built", dict(_status(projection, state), graphSha256=graph_sha), version)
+
+
+def accept(owned: OwnedDir, selection: JsonObject | None) -> JsonObject:
+    """Reconcile and, unless it is a replay or a rebuild, commit state.json."""
+    state = read_state(owned)
+    if selection is None:
+        if state is None:
+            fail("state_missing")
+        return state
+    accepted, replay = reconcile(state, selection)
+    if not replay:
+        owned.write_atomic(STATE_NAME, state_bytes(accepted))
+    return accepted
+
+
+def update(owned: OwnedDir, selection: JsonObject | ProjectionError | None, loader: GraphifyLoader) -> Outcome:
+    """Under the lock, in a checked directory: invalidate the derived files
+    first, then validate, commit and publish."""
+    remove_derived(owned)
+    try:
+        if isinstance(selection, ProjectionError):
+            raise selection
+        return publish(owned, accept(owned, selection), loader)
+    except BaseException:
+        # Whatever stopped us, no half-published graph stays behind.
+        with suppress(OSError):
+            remove_derived(owned)
+        raise
+
+
+def dry_run(owned: OwnedDir | None, selection: JsonObject | ProjectionError | None) -> Outcome:
+    """Validate and reconcile; read only."""
+    if owned is not None:
+        scan_directory(owned, refuse_lock=True)
+    if isinstance(selection, ProjectionError):
+        raise selection
+    state = read_state(owned) if owned is not None else None
+    if selection is None:
+        if state is None:
+            fail("state_missing")
+        accepted = state
+    else:
+        accepted, _replay = reconcile(state, selection)
+    return Outcome("checked", _status(project(accepted), accepted))
+
+
+def verify(owned: OwnedDir | None) -> Outcome:
+    """Exit 0 only for a complete, unaltered publication of the current state."""
+    if owned is None:
+        fail("state_missing")
+    scan_directory(owned, refuse_lock=True)
+    state = read_state(owned)
+    if state is None:
+        fail("state_missing")
+    found = [
+        owned.read(name, MAX_OWNED_FILE_BYTES, "receipt_mismatch")
+        for name in (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME)
+    ]
+    receipt_data, graph_data, extraction_data = found
+    if receipt_data is None or graph_data is None or extraction_data is None:
+        fail("receipt_mismatch")
+    try:
+        receipt = parse_json(receipt_data)
+    except ProjectionError:
+        fail("receipt_mismatch")
+    version = receipt.get("graphifyVersion") if isinstance(receipt, dict) else None
+    projection = project(state)
+    expected_extraction = extraction_bytes(projection)
+    graph_sha = sha256_hex(graph_data)
+    expected_receipt = receipt_bytes(
+        state, graph_sha, sha256_hex(expected_extraction), version if isinstance(version, str) else None
+    )
+    if receipt_data != expected_receipt or extraction_data != expected_extraction:
+        fail("receipt_mismatch")
+    return Outcome("verified", dict(_status(projection, state), graphSha256=graph_sha), version)
+
+
+# ---------------------------------------------------------------------------
+# Command line and the result line
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Arguments:
+    state_root: str
+    selection: str | None
+    verify: bool
+    dry_run: bool
+
+
+VALUE_FLAGS = ("--state-root", "--selection")
+SWITCHES = ("--verify", "--dry-run")
+
+
+def parse_arguments(argv: Sequence[str]) -> Arguments:
+    """Exactly the contract's forms.  Nothing is ever printed from here:
+    any fault is the fixed code ``usage``."""
+    values: dict[str, str] = {}
+    switches: set[str] = set()
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        flag, equals, inline = token.partition("=")
+        if flag in VALUE_FLAGS:
+            if equals:
+                value = inline
+            elif index + 1 < len(argv):
+                index += 1
+                value = argv[index]
+            else:
+                fail("usage")
+            if flag in values or not value or value.startswith("--") or "\x00" in value:
+                fail("usage")
+            values[flag] = value
+        elif token in SWITCHES and token not in switches:
+            switches.add(token)
+        else:
+            fail("usage")
+        index += 1
+    if "--state-root" not in values:
+        fail("usage")
+    is_verify = "--verify" in switches
+    if is_verify and ("--selection" in values or "--dry-run" in switches):
+        fail("usage")
+    return Arguments(values["--state-root"], values.get("--selection"), is_verify, "--dry-run" in switches)
+
+
+def result_line(outcome: Outcome) -> str:
+    exit_code = CODES[outcome.code]
+    result: dict[str, Any] = {
+        "result": RESULT_WORD[exit_code],
+        "code": outcome.code,
+        "exitCode": exit_code,
+        "contextGraph": CONTEXT_GRAPH,
+        "embeddingIdentity": EMBEDDING_IDENTITY,
+        "projectionSchemaVersion": PROJECTION_SCHEMA_VERSION,
+        "adapterVersion": ADAPTER_VERSION,
+        "graphifyVersion": outcome.graphify_version,
+    }
+    if exit_code == EXIT_OK:
+        result.update(outcome.extra)
+    return json.dumps(result, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def _load_selection(path: str | None) -> JsonObject | ProjectionError | None:
+    """Read and validate before any state is touched; a fault is kept and
+    reported after the state's own checks, in the contract's order."""
+    if path is None:
+        return None
+    try:
+        return parse_selection(read_selection(path))
+    except ProjectionError as error:
+        return error
+
+
+def run(args: Arguments, loader: GraphifyLoader) -> Outcome:
+    selection = _load_selection(args.selection)
+    if args.verify:
+        return verify(open_root(args.state_root, create=False))
+    if args.dry_run:
+        return dry_run(open_root(args.state_root, create=False), selection)
+    # An invalid selection never creates a state directory.
+    owned = open_root(args.state_root, create=isinstance(selection, dict))
+    if owned is None:
+        if isinstance(selection, ProjectionError):
+            raise selection
+        fail("state_missing")
+    try:
+        lock = Lock(owned)
+        lock.acquire()
+        try:
+            scan_directory(owned, refuse_lock=False)
+            return update(owned, selection, loader)
+        finally:
+            lock.release()
+    finally:
+        owned.close()
+
+
+def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tuple[int, str]:
+    """Run one invocation and return its exit code and result line."""
+    try:
+        outcome = run(parse_arguments(argv), loader)
+    except ProjectionError as error:
+        outcome = Outcome(error.code, {})
+    except OSError:
+        outcome = Outcome("state_access", {})
+    except BaseException:
+        outcome = Outcome("internal_error", {})
+    return CODES[outcome.code], result_line(outcome)
+
+
+def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphify) -> int:
+    previous_umask = os.umask(0o077)
+    try:
+        exit_code, line = execute(sys.argv[1:] if argv is None else argv, loader)
+    finally:
+        os.umask(previous_umask)
+    try:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    return exit_code
+
+
+if __name__ == "__main__":
+    os.umask(0o077)
+    sys.exit(main())
