@@ -1153,22 +1153,24 @@ def remove_derived(owned: OwnedDir) -> None:
 
 class Lock:
     """``projection.lock``, taken by exclusive create.  Its owner removes it,
-    and only while the name still refers to the file it created."""
+    and only while the name still holds the file it created: inode numbers
+    are reused at once, so the content carries a random token as well."""
 
     def __init__(self, owned: OwnedDir) -> None:
         self.owned = owned
-        self.identity: tuple[int, int] | None = None
+        self.identity: tuple[int, int, bytes] | None = None
 
     def acquire(self) -> None:
         try:
             fd = self.owned.create_exclusive(LOCK_NAME)
         except FileExistsError:
             fail("state_locked")
+        # The PID tells an operator which process to look for.
+        content = f"{os.getpid()} {os.urandom(8).hex()}\n".encode("ascii")
         try:
             st = os.fstat(fd)
-            self.identity = (st.st_dev, st.st_ino)
-            # The PID lets an operator tell a live lock from an orphan.
-            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            self.identity = (st.st_dev, st.st_ino, content)
+            os.write(fd, content)
         finally:
             os.close(fd)
 
@@ -1177,9 +1179,10 @@ class Lock:
             return
         try:
             st = self.owned.lstat(LOCK_NAME)
-            if st is not None and (st.st_dev, st.st_ino) == self.identity:
+            same_file = st is not None and (st.st_dev, st.st_ino) == self.identity[:2]
+            if same_file and self.owned.read(LOCK_NAME, 64, "state_locked") == self.identity[2]:
                 self.owned.unlink(LOCK_NAME)
-        except OSError:
+        except (OSError, ProjectionError):
             pass
         self.identity = None
 

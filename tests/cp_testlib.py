@@ -1,0 +1,204 @@
+"""Shared helpers for the adapter's test suites (stdlib only)."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+MODULE = os.path.join(ROOT, "conversation_projection.py")
+RUNNER = os.path.join(HERE, "run_with_standin.py")
+FIXTURE = os.path.join(ROOT, "fixtures", "conversation-selection.json")
+SCHEMA = os.path.join(ROOT, "fixtures", "selection.schema.json")
+sys.path[:0] = [ROOT, HERE]
+
+import conversation_projection as cp  # noqa: E402
+
+ALWAYS_KEYS = {
+    "result",
+    "code",
+    "exitCode",
+    "contextGraph",
+    "embeddingIdentity",
+    "projectionSchemaVersion",
+    "adapterVersion",
+    "graphifyVersion",
+}
+SUCCESS_KEYS = ALWAYS_KEYS | {
+    "selectionRevision",
+    "selectionDigest",
+    "branches",
+    "sources",
+    "summaries",
+    "edges",
+    "tombstones",
+}
+# CI sets this so that a missing dev tool fails instead of skipping.
+REQUIRE_DEV_TOOLS = os.environ.get("CP_REQUIRE_DEV_TOOLS") == "1"
+
+
+def fixture() -> dict[str, Any]:
+    with open(FIXTURE, encoding="utf-8") as handle:
+        loaded: dict[str, Any] = json.load(handle)
+    return loaded
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def summary(summary_id: str, text: str, role: str = "user", **extra: Any) -> dict[str, Any]:
+    return dict({"summaryId": summary_id, "role": role, "kind": "summary", "approved": True, "text": text}, **extra)
+
+
+def branch(
+    branch_id: str,
+    source_revision: int = 1,
+    parent: str | None = None,
+    sources: Sequence[str] = (),
+    summaries: Sequence[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    built: dict[str, Any] = {
+        "branchId": branch_id,
+        "sourceRevision": source_revision,
+        "sources": [{"refId": ref, "sha256": sha(ref)} for ref in sources],
+        "summaries": list(summaries) if summaries is not None else [summary("s1", f"Summary of {branch_id}.")],
+    }
+    if parent is not None:
+        built["parentBranchId"] = parent
+    return built
+
+
+def selection(revision: int, branches: Sequence[dict[str, Any]], corpus: str = "demo", **extra: Any) -> dict[str, Any]:
+    return dict(
+        {"schemaVersion": 1, "corpusId": corpus, "revision": revision, "branches": copy.deepcopy(list(branches))},
+        **extra,
+    )
+
+
+def encode(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "COVERAGE"))}
+    env.update(extra)
+    return env
+
+
+class Result:
+    def __init__(self, completed: subprocess.CompletedProcess[bytes]) -> None:
+        self.returncode = completed.returncode
+        self.stdout = completed.stdout
+        self.stderr = completed.stderr
+        lines = completed.stdout.decode("utf-8").splitlines()
+        self.lines = lines
+        self.json: dict[str, Any] = json.loads(lines[0]) if len(lines) == 1 else {}
+
+    @property
+    def code(self) -> str | None:
+        value = self.json.get("code")
+        return value if isinstance(value, str) else None
+
+
+def run_module(args: Sequence[str], env: dict[str, str] | None = None, timeout: float = 60) -> Result:
+    """The real command line: python -I conversation_projection.py ARGS."""
+    completed = subprocess.run(
+        [sys.executable, "-I", MODULE, *args], capture_output=True, env=env or child_env(), timeout=timeout
+    )
+    return Result(completed)
+
+
+def run_standin(
+    args: Sequence[str], mode: str = "ok", env: dict[str, str] | None = None, timeout: float = 60
+) -> Result:
+    """The command line with the Graphify stand-in injected through main()."""
+    completed = subprocess.run(
+        [sys.executable, "-I", RUNNER, mode, *args], capture_output=True, env=env or child_env(), timeout=timeout
+    )
+    return Result(completed)
+
+
+def snapshot_tree(root: str) -> dict[str, tuple[int, bytes | None]]:
+    """Every entry under root with its mode and, for files, its bytes."""
+    found: dict[str, tuple[int, bytes | None]] = {}
+    if not os.path.lexists(root):
+        return found
+    for current, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(current, name)
+            st = os.lstat(path)
+            content = None
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    content = handle.read()
+            found[os.path.relpath(path, root)] = (st.st_mode, content)
+    return found
+
+
+class TempDirTestCase(unittest.TestCase):
+    """Each test in its own real (symlink-free) temporary directory."""
+
+    def setUp(self) -> None:
+        self.tmp = os.path.realpath(tempfile.mkdtemp(prefix="cp-test-"))
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+        self.state = os.path.join(self.tmp, "state")
+
+    def write_selection(self, value: Any, name: str = "selection.json") -> str:
+        path = os.path.join(self.tmp, name)
+        data = value if isinstance(value, bytes) else encode(value)
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return path
+
+    def project(self, value: Any, mode: str = "ok", state: str | None = None) -> Result:
+        return run_standin(["--state-root", state or self.state, "--selection", self.write_selection(value)], mode)
+
+    def rebuild(self, mode: str = "ok", state: str | None = None) -> Result:
+        return run_standin(["--state-root", state or self.state], mode)
+
+    def verify(self, state: str | None = None) -> Result:
+        return run_module(["--state-root", state or self.state, "--verify"])
+
+    def read(self, name: str, state: str | None = None) -> bytes:
+        with open(os.path.join(state or self.state, name), "rb") as handle:
+            return handle.read()
+
+    def entries(self, state: str | None = None) -> list[str]:
+        return sorted(os.listdir(state or self.state))
+
+    def assertResult(self, result: Result, code: str, exit_code: int | None = None) -> None:  # noqa: N802
+        expected_exit = cp.CODES[code] if exit_code is None else exit_code
+        self.assertEqual(result.stderr, b"", "stderr must stay empty")
+        self.assertEqual(len(result.lines), 1, "exactly one result line")
+        self.assertEqual(result.code, code)
+        self.assertEqual(result.returncode, expected_exit)
+        self.assertEqual(result.json["exitCode"], expected_exit)
+        keys = set(result.json)
+        self.assertTrue(ALWAYS_KEYS <= keys)
+        if expected_exit == 0:
+            self.assertTrue(SUCCESS_KEYS <= keys)
+        else:
+            self.assertEqual(keys, ALWAYS_KEYS)
+        line = result.lines[0]
+        self.assertEqual(line, json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")))
+
+
+@contextmanager
+def umask(value: int) -> Iterator[None]:
+    previous = os.umask(value)
+    try:
+        yield
+    finally:
+        os.umask(previous)

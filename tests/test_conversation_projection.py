@@ -1,0 +1,1646 @@
+"""Service-free suite for conversation_projection (stdlib unittest).
+
+Run: python -I tests/test_conversation_projection.py
+Graphify is replaced by an in-process stand-in handed to main(loader=...).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import os
+import random
+import stat
+import string
+import subprocess
+import sys
+import threading
+import time
+import unittest
+from typing import Any
+
+# -I leaves the script's own directory off sys.path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from cp_testlib import (  # noqa: E402
+    FIXTURE,
+    MODULE,
+    ROOT,
+    SCHEMA,
+    REQUIRE_DEV_TOOLS,
+    Result,
+    TempDirTestCase,
+    branch,
+    child_env,
+    cp,
+    encode,
+    fixture,
+    run_module,
+    run_standin,
+    selection,
+    sha,
+    snapshot_tree,
+    summary,
+    umask,
+)
+
+try:
+    import jsonschema  # noqa: E402
+except ImportError:  # pragma: no cover - CI installs it
+    jsonschema = None
+
+
+def code_of(data: bytes | Any) -> str | None:
+    """The code parse_selection raises for this input, or None if accepted."""
+    raw = data if isinstance(data, bytes) else encode(data)
+    try:
+        cp.parse_selection(raw)
+    except cp.ProjectionError as error:
+        return error.code
+    return None
+
+
+def minimal() -> dict[str, Any]:
+    return selection(1, [branch("parent", sources=["ref-a"]), branch("child", parent="parent", sources=["ref-a"])])
+
+
+# ---------------------------------------------------------------------------
+# Command line and the result line
+# ---------------------------------------------------------------------------
+
+
+class TestCommandLine(TempDirTestCase):
+    def test_bad_arguments_are_usage_and_echo_nothing(self) -> None:
+        sentinel = "ARGSENTINEL-" + "q7z"
+        selection_path = self.write_selection(minimal())
+        cases = {
+            "no arguments": [],
+            "unknown flag": ["--state-root", self.state, f"--{sentinel}"],
+            "positional": ["--state-root", self.state, sentinel],
+            "missing state value": ["--state-root"],
+            "missing selection value": ["--state-root", self.state, "--selection"],
+            "no state root": ["--selection", selection_path],
+            "empty state root": ["--state-root=", "--selection", selection_path],
+            "verify with selection": ["--state-root", self.state, "--verify", "--selection", selection_path],
+            "verify with dry run": ["--state-root", self.state, "--verify", "--dry-run"],
+            "repeated flag": ["--state-root", self.state, "--state-root", self.state + sentinel],
+            "repeated switch": ["--state-root", self.state, "--verify", "--verify"],
+            "switch with value": ["--state-root", self.state, f"--verify={sentinel}"],
+            "flag as value": ["--state-root", "--verify"],
+            "help": ["--help"],
+            "short help": ["-h"],
+            "abbreviation": ["--state", self.state],
+        }
+        for name, args in cases.items():
+            with self.subTest(name):
+                result = run_module(args)
+                self.assertResult(result, "usage", 2)
+                self.assertNotIn(sentinel.encode(), result.stdout)
+                self.assertNotIn(self.tmp.encode(), result.stdout)
+                self.assertFalse(os.path.exists(self.state))
+
+    def test_equals_form_is_accepted(self) -> None:
+        path = self.write_selection(minimal())
+        result = run_standin([f"--state-root={self.state}", f"--selection={path}"])
+        self.assertResult(result, "built")
+
+    def test_parse_arguments_forms(self) -> None:
+        parsed = cp.parse_arguments(["--state-root", "/x", "--selection", "/y", "--dry-run"])
+        self.assertEqual(parsed, cp.Arguments("/x", "/y", False, True))
+        self.assertEqual(cp.parse_arguments(["--verify", "--state-root=/x"]), cp.Arguments("/x", None, True, False))
+
+
+class TestResultLine(TempDirTestCase):
+    def test_every_code_has_a_documented_exit(self) -> None:
+        self.assertEqual({cp.CODES[c] for c in ("built", "verified", "checked")}, {0})
+        self.assertEqual({cp.CODES[c] for c in ("graphify_missing", "graphify_incompatible", "graphify_failed")}, {3})
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+            readme = handle.read()
+        for code in cp.CODES:
+            self.assertIn(f"`{code}`", readme, f"README must document {code}")
+
+    def test_failure_line_has_exactly_the_always_present_keys(self) -> None:
+        line = json.loads(cp.result_line(cp.Outcome("state_locked", {"branches": 3})))
+        self.assertEqual(
+            line,
+            {
+                "adapterVersion": cp.ADAPTER_VERSION,
+                "code": "state_locked",
+                "contextGraph": "unknown-owner",
+                "embeddingIdentity": "none",
+                "exitCode": 2,
+                "graphifyVersion": None,
+                "projectionSchemaVersion": 1,
+                "result": "invalid",
+            },
+        )
+
+    def test_retry_word_for_exit_three(self) -> None:
+        line = json.loads(cp.result_line(cp.Outcome("graphify_failed", {}, "1.2.3")))
+        self.assertEqual((line["result"], line["exitCode"], line["graphifyVersion"]), ("retry", 3, "1.2.3"))
+
+    def test_unexpected_exception_is_internal_error_without_traceback(self) -> None:
+        result = self.project(minimal(), mode="interrupt")
+        self.assertResult(result, "internal_error", 2)
+        self.assertNotIn(b"Traceback", result.stdout)
+        self.assertEqual(self.entries(), ["state.json"])
+
+    def test_success_line_carries_status_only(self) -> None:
+        result = self.project(minimal())
+        self.assertResult(result, "built")
+        self.assertEqual(result.json["result"], "ok")
+        self.assertEqual(
+            (result.json["branches"], result.json["sources"], result.json["summaries"], result.json["edges"]),
+            (2, 1, 2, 5),
+        )
+        self.assertEqual(result.json["tombstones"], 0)
+        self.assertEqual(result.json["graphSha256"], cp.sha256_hex(self.read("graph.json")))
+
+
+# ---------------------------------------------------------------------------
+# Reading the selection file
+# ---------------------------------------------------------------------------
+
+
+class TestSelectionReading(TempDirTestCase):
+    def run_file(self, path: str) -> Result:
+        return run_module(["--state-root", self.state, "--selection", path])
+
+    def test_missing_file(self) -> None:
+        self.assertResult(self.run_file(os.path.join(self.tmp, "absent.json")), "selection_unreadable")
+        self.assertFalse(os.path.exists(self.state))
+
+    def test_directory(self) -> None:
+        self.assertResult(self.run_file(self.tmp), "selection_unreadable")
+
+    def test_character_device(self) -> None:
+        if not os.path.exists(os.devnull) or os.name != "posix":
+            self.skipTest("no /dev/null")
+        self.assertResult(self.run_file(os.devnull), "selection_unreadable")
+
+    @unittest.skipUnless(hasattr(os, "mkfifo"), "FIFOs are POSIX")
+    def test_fifo_does_not_block(self) -> None:
+        fifo = os.path.join(self.tmp, "selection.fifo")
+        os.mkfifo(fifo)
+        self.assertResult(self.run_file(fifo), "selection_unreadable")
+
+    @unittest.skipIf(os.name != "posix" or os.geteuid() == 0, "root reads anything")
+    def test_permission_denied(self) -> None:
+        path = self.write_selection(minimal())
+        os.chmod(path, 0)
+        self.assertResult(self.run_file(path), "selection_unreadable")
+
+    def test_one_gibibyte_file_is_refused_without_reading(self) -> None:
+        path = os.path.join(self.tmp, "huge.json")
+        with open(path, "wb") as handle:
+            handle.truncate(1 << 30)
+        self.assertResult(self.run_file(path), "selection_too_large")
+
+    def test_exact_bound(self) -> None:
+        body = encode(minimal())
+        at_limit = body + b" " * (cp.MAX_SELECTION_BYTES - len(body))
+        self.assertIsNone(code_of(at_limit))
+        self.assertEqual(code_of(at_limit + b" "), "selection_too_large")
+        self.assertResult(self.run_file(self.write_selection(at_limit + b" ")), "selection_too_large")
+
+    @unittest.skipUnless(hasattr(os, "pipe"), "needs pipes")
+    def test_reads_at_most_limit_plus_one_bytes(self) -> None:
+        reader, writer = os.pipe()
+        payload = b"x" * 5000
+        thread = threading.Thread(target=lambda: (os.write(writer, payload), os.close(writer)))
+        thread.start()
+        thread.join()
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp._read_bounded(reader, 100, "selection_too_large")
+        self.assertEqual(caught.exception.code, "selection_too_large")
+        remaining = b""
+        while chunk := os.read(reader, 10000):
+            remaining += chunk
+        os.close(reader)
+        self.assertEqual(len(remaining), 5000 - 101)
+
+
+class TestStrictJson(unittest.TestCase):
+    def test_malformed_bytes(self) -> None:
+        valid = encode(minimal())
+        cases = {
+            "empty": b"",
+            "whitespace": b" \n\t ",
+            "truncated": valid[: len(valid) // 2],
+            "trailing garbage": valid + b" x",
+            "two values": valid + valid,
+            "invalid utf-8": valid.replace(b"Summary", b"Summ\xffary"),
+            "overlong utf-8": b'{"a":"\xc0\xaf"}',
+            "utf-16": json.dumps(minimal()).encode("utf-16"),
+            "byte order mark": b"\xef\xbb\xbf" + valid,
+            "NaN": b'{"revision": NaN}',
+            "Infinity": b'{"revision": Infinity}',
+            "-Infinity": b'{"revision": -Infinity}',
+            "overflowing float": b'{"revision": 1e999}',
+            "5000-digit integer": b'{"revision": ' + b"9" * 5000 + b"}",
+            "100000-deep arrays": b"[" * 100_000 + b"]" * 100_000,
+            "100000-deep objects": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+            "unclosed deep": b"[" * 100_000,
+            "lone surrogate in text": valid.replace(b"Summary of parent.", b"\\ud800"),
+            "lone surrogate in a key": b'{"\\udc00": 1}',
+            "lone low surrogate": b'["\\udfff"]',
+            "single quotes": b"{'a': 1}",
+            "comment": b'{"a": 1 /* c */}',
+            "control char in string": b'{"a": "x\x01y"}',
+        }
+        for name, data in cases.items():
+            with self.subTest(name):
+                self.assertEqual(code_of(data), "selection_malformed")
+
+    def test_duplicate_keys_at_any_depth(self) -> None:
+        text = json.dumps(minimal())
+        top = text[:-1] + ', "revision": 1}'
+        nested = text.replace('"role": "user"', '"role": "user", "role": "user"', 1)
+        self.assertEqual(code_of(top.encode()), "selection_duplicate_key")
+        self.assertEqual(code_of(nested.encode()), "selection_duplicate_key")
+        self.assertEqual(code_of(b'{"x": {"y": {"z": 1, "z": 1}}}'), "selection_duplicate_key")
+
+    def test_valid_json_that_is_not_an_object(self) -> None:
+        for data in (b"[]", b'"text"', b"12", b"null", b"true", b"1.5"):
+            with self.subTest(data):
+                self.assertEqual(code_of(data), "selection_schema")
+
+    def test_surrogate_pair_is_fine(self) -> None:
+        value = minimal()
+        value["branches"][0]["summaries"][0]["text"] = "Emoji \U0001f600 kept."
+        data = json.dumps(value, ensure_ascii=True).encode()
+        self.assertIn(b"\\ud83d\\ude00", data)
+        self.assertIsNone(code_of(data))
+
+    def test_nesting_depth_is_linear_and_skips_strings(self) -> None:
+        self.assertEqual(cp.nesting_depth(b'{"a": "[[[[[[", "b": [[1]]}'), 3)
+        self.assertEqual(cp.nesting_depth(b'["\\"[[["]'), 1)
+
+
+# ---------------------------------------------------------------------------
+# The allowlist, limits and cross references
+# ---------------------------------------------------------------------------
+
+
+def mutated(change: Any) -> dict[str, Any]:
+    value = minimal()
+    change(value)
+    return value
+
+
+def first_branch(value: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = value["branches"][0]
+    return result
+
+
+def first_summary(value: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = value["branches"][0]["summaries"][0]
+    return result
+
+
+def first_source(value: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = value["branches"][0]["sources"][0]
+    return result
+
+
+INVALID_EXAMPLES: dict[str, tuple[str, Any]] = {}
+
+
+def invalid(name: str, code: str, change: Any) -> None:
+    INVALID_EXAMPLES[name] = (code, change)
+
+
+# Unknown fields, at every level.
+for _field in ("raw", "prompt", "path", "transcript", "url"):
+    invalid(f"unknown top {_field}", "selection_unknown_field", lambda v, f=_field: v.update({f: "x"}))
+invalid("unknown in branch", "selection_unknown_field", lambda v: first_branch(v).update(prompt="x"))
+invalid("unknown in source", "selection_unknown_field", lambda v: first_source(v).update(path="/x"))
+invalid("unknown in summary", "selection_unknown_field", lambda v: first_summary(v).update(raw="x"))
+invalid("branch.json handoff", "selection_unknown_field", lambda v: first_branch(v).update(handoff={}))
+# Structure.
+invalid("schemaVersion 2", "selection_schema", lambda v: v.update(schemaVersion=2))
+invalid("schemaVersion true", "selection_schema", lambda v: v.update(schemaVersion=True))
+invalid("schemaVersion missing", "selection_schema", lambda v: v.pop("schemaVersion"))
+invalid("corpusId missing", "selection_schema", lambda v: v.pop("corpusId"))
+invalid("branches missing", "selection_schema", lambda v: v.pop("branches"))
+invalid("branches object", "selection_schema", lambda v: v.update(branches={}))
+invalid("branch not object", "selection_schema", lambda v: v["branches"].append("b"))
+invalid("revision zero", "selection_schema", lambda v: v.update(revision=0))
+invalid("revision negative", "selection_schema", lambda v: v.update(revision=-3))
+invalid("revision bool", "selection_schema", lambda v: v.update(revision=True))
+invalid("revision string", "selection_schema", lambda v: v.update(revision="2"))
+invalid("revision beyond 2^53", "selection_schema", lambda v: v.update(revision=2**53))
+invalid("sourceRevision zero", "selection_schema", lambda v: first_branch(v).update(sourceRevision=0))
+invalid("sourceRevision bool", "selection_schema", lambda v: first_branch(v).update(sourceRevision=True))
+invalid("sources missing", "selection_schema", lambda v: first_branch(v).pop("sources"))
+invalid("summaries missing", "selection_schema", lambda v: first_branch(v).pop("summaries"))
+invalid("sha256 upper", "selection_schema", lambda v: first_source(v).update(sha256="A" * 64))
+invalid("sha256 short", "selection_schema", lambda v: first_source(v).update(sha256="a" * 63))
+invalid("sha256 newline", "selection_schema", lambda v: first_source(v).update(sha256="a" * 64 + "\n"))
+invalid("sha256 missing", "selection_schema", lambda v: first_source(v).pop("sha256"))
+invalid("role system", "selection_schema", lambda v: first_summary(v).update(role="system"))
+invalid("role missing", "selection_schema", lambda v: first_summary(v).pop("role"))
+invalid("text missing", "selection_schema", lambda v: first_summary(v).pop("text"))
+invalid("text empty", "selection_schema", lambda v: first_summary(v).update(text=""))
+invalid("text blank", "selection_schema", lambda v: first_summary(v).update(text="   "))
+invalid("text number", "selection_schema", lambda v: first_summary(v).update(text=5))
+invalid("approved missing", "selection_schema", lambda v: first_summary(v).pop("approved"))
+invalid("exclude string", "selection_schema", lambda v: v.update(exclude="parent"))
+for _bad_id in ("Upper", "under_score", "-leading", "a" * 65, "", "dot.ted", "sp ace", "slash/x", "trail\n"):
+    invalid(f"corpusId {_bad_id!r}", "selection_schema", lambda v, i=_bad_id: v.update(corpusId=i))
+    invalid(f"branchId {_bad_id!r}", "selection_schema", lambda v, i=_bad_id: first_branch(v).update(branchId=i))
+invalid("refId bad", "selection_schema", lambda v: first_source(v).update(refId="Ref"))
+invalid("summaryId bad", "selection_schema", lambda v: first_summary(v).update(summaryId="S_1"))
+invalid("parentBranchId bad", "selection_schema", lambda v: v["branches"][1].update(parentBranchId="P"))
+invalid("exclude id bad", "selection_schema", lambda v: v.update(exclude=["Nope"]))
+for _ref in ("file:///etc/passwd", "/etc/passwd", "../notes", "https://example.org/m", "mem.1", "a:b", "C:\\x"):
+    invalid(f"memoryRef {_ref!r}", "selection_schema", lambda v, r=_ref: first_summary(v).update(memoryRef=r))
+invalid("memoryRef number", "selection_schema", lambda v: first_summary(v).update(memoryRef=7))
+# Approval and kind.
+for _approved in (False, "true", 1, None, [True]):
+    invalid(f"approved {_approved!r}", "selection_unapproved", lambda v, a=_approved: first_summary(v).update(approved=a))
+for _kind in ("note", "statement", "story", "Summary", 1, None):
+    invalid(f"kind {_kind!r}", "selection_not_summary", lambda v, k=_kind: first_summary(v).update(kind=k))
+# Limits.
+invalid(
+    "501 branches",
+    "selection_limit",
+    lambda v: v.update(branches=[branch(f"b{i}", summaries=[]) for i in range(501)]),
+)
+invalid(
+    "101 sources",
+    "selection_limit",
+    lambda v: first_branch(v).update(sources=[{"refId": f"r{i}", "sha256": sha(str(i))} for i in range(101)]),
+)
+invalid(
+    "101 summaries",
+    "selection_limit",
+    lambda v: first_branch(v).update(summaries=[summary(f"s{i}", "x") for i in range(101)]),
+)
+invalid("2001 characters", "selection_limit", lambda v: first_summary(v).update(text="x" * 2001))
+invalid("501 excludes", "selection_limit", lambda v: v.update(exclude=[f"e{i}" for i in range(501)]))
+# Duplicates.
+invalid("duplicate branchId", "selection_duplicate_id", lambda v: v["branches"].append(branch("parent")))
+invalid(
+    "duplicate refId in a branch",
+    "selection_duplicate_id",
+    lambda v: first_branch(v)["sources"].append(dict(first_source(v))),
+)
+invalid(
+    "duplicate summaryId in a branch",
+    "selection_duplicate_id",
+    lambda v: first_branch(v)["summaries"].append(summary("s1", "Another.")),
+)
+invalid("duplicate exclude", "selection_duplicate_id", lambda v: v.update(exclude=["x", "x"]))
+invalid("duplicate restore", "selection_duplicate_id", lambda v: v.update(restore=["parent", "parent"]))
+# Cycles.
+invalid("self parent", "selection_cycle", lambda v: first_branch(v).update(parentBranchId="parent"))
+invalid("two cycle", "selection_cycle", lambda v: first_branch(v).update(parentBranchId="child"))
+invalid(
+    "long cycle",
+    "selection_cycle",
+    lambda v: v.update(branches=[branch(f"b{i}", parent=f"b{(i + 1) % 500}", summaries=[]) for i in range(500)]),
+)
+# Conflicts.
+invalid(
+    "refId with two sha256",
+    "selection_conflict",
+    lambda v: v["branches"][1]["sources"][0].update(sha256=sha("other")),
+)
+invalid("excluded and restored", "selection_conflict", lambda v: v.update(exclude=["parent"], restore=["parent"]))
+invalid("restore of an unlisted branch", "selection_conflict", lambda v: v.update(restore=["ghost"]))
+
+
+class TestAllowlist(unittest.TestCase):
+    def test_minimal_and_fixture_are_accepted(self) -> None:
+        self.assertIsNone(code_of(minimal()))
+        self.assertIsNone(code_of(fixture()))
+
+    def test_every_invalid_example(self) -> None:
+        for name, (code, change) in INVALID_EXAMPLES.items():
+            with self.subTest(name):
+                self.assertEqual(code_of(mutated(change)), code)
+
+    def test_bounds_themselves_are_accepted(self) -> None:
+        at_bounds = [
+            lambda v: v.update(branches=[branch(f"b{i}", summaries=[]) for i in range(500)]),
+            lambda v: first_branch(v).update(sources=[{"refId": f"r{i}", "sha256": sha(str(i))} for i in range(100)]),
+            lambda v: first_branch(v).update(summaries=[summary(f"s{i}", "x") for i in range(100)]),
+            lambda v: first_summary(v).update(text="x" * 2000),
+            lambda v: first_summary(v).update(text="\u00e9" * 2000),
+            lambda v: v.update(corpusId="a" * 64, revision=2**53 - 1),
+            lambda v: first_summary(v).update(memoryRef="m" * 128),
+            lambda v: v.update(branches=[branch(f"b{i}", parent=f"b{i + 1}", summaries=[]) for i in range(500)]),
+            lambda v: v.update(branches=[], exclude=[]),
+        ]
+        for index, change in enumerate(at_bounds):
+            with self.subTest(index):
+                self.assertIsNone(code_of(mutated(change)))
+
+    def test_ids_unique_only_within_their_branch(self) -> None:
+        value = minimal()
+        value["branches"][1]["summaries"] = [summary("s1", "Same id, other branch.")]
+        self.assertIsNone(code_of(value))
+
+    def test_unselected_parent_is_allowed(self) -> None:
+        self.assertIsNone(code_of(selection(1, [branch("orphan", parent="elsewhere")])))
+
+    def test_each_rejection_through_the_command_line(self) -> None:
+        """One CLI run per code: exit 2, the exact code, nothing created."""
+        chosen: dict[str, str] = {}
+        for name, (code, _change) in INVALID_EXAMPLES.items():
+            chosen.setdefault(code, name)
+        self.assertEqual(
+            set(chosen),
+            {
+                "selection_unknown_field",
+                "selection_schema",
+                "selection_unapproved",
+                "selection_not_summary",
+                "selection_limit",
+                "selection_duplicate_id",
+                "selection_cycle",
+                "selection_conflict",
+            },
+        )
+        case = TempDirTestCase("run")
+        case.setUp()
+        try:
+            for code, name in chosen.items():
+                with self.subTest(code):
+                    path = case.write_selection(mutated(INVALID_EXAMPLES[name][1]))
+                    result = run_module(["--state-root", case.state, "--selection", path])
+                    case.assertResult(result, code, 2)
+                    self.assertFalse(os.path.exists(case.state))
+        finally:
+            case.doCleanups()
+
+    def test_canonical_form_sorts_and_fills(self) -> None:
+        value = minimal()
+        value["branches"].reverse()
+        value["exclude"] = ["zz", "aa"]
+        canonical = cp.validate_selection(json.loads(encode(value)))
+        self.assertEqual([b["branchId"] for b in canonical["branches"]], ["child", "parent"])
+        self.assertEqual(canonical["exclude"], ["aa", "zz"])
+        self.assertEqual(canonical["restore"], [])
+        bare = cp.validate_selection(minimal())
+        explicit = cp.validate_selection(dict(minimal(), exclude=[], restore=[]))
+        self.assertEqual(cp.selection_digest(bare), cp.selection_digest(explicit))
+
+    def test_cycle_detection_is_linear(self) -> None:
+        chain = {f"n{i}": f"n{i + 1}" for i in range(200_000)}
+        started = time.perf_counter()
+        self.assertFalse(cp.find_cycle(chain))
+        self.assertLess(time.perf_counter() - started, 2.0)
+        chain["n200000"] = "n0"
+        self.assertTrue(cp.find_cycle(chain))
+        self.assertTrue(cp.find_cycle({"a": "a"}))
+        self.assertFalse(cp.find_cycle({"a": "b", "c": "b"}))
+
+
+# ---------------------------------------------------------------------------
+# Secret-shaped text
+# ---------------------------------------------------------------------------
+
+
+def _random(alphabet: str, length: int, rng: random.Random) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+UPPER_DIGITS = string.ascii_uppercase + string.digits
+ALNUM = string.ascii_letters + string.digits
+URLSAFE = ALNUM + "_-"
+HEX = "0123456789abcdef"
+B64 = ALNUM + "+/"
+
+
+def generated_secrets(rng: random.Random) -> dict[str, str]:
+    """Secret-shaped values made at run time from random characters: never
+    real credentials, and nothing secret-shaped is committed to the tree."""
+    jwt_head = "ey" + "J" + _random(URLSAFE, 20, rng)
+    begin = "-----" + "BEGIN"
+    return {
+        "pem rsa": f"{begin} RSA PRIVATE KEY-----\nMIIE{_random(B64, 40, rng)}",
+        "pem openssh": f"{begin} OPENSSH PRIVATE KEY-----",
+        "pem plain": f"{begin} PRIVATE KEY-----",
+        "pem encrypted": f"{begin} ENCRYPTED PRIVATE KEY-----",
+        "aws akia": "AK" + "IA" + _random(UPPER_DIGITS, 16, rng),
+        "aws asia": "AS" + "IA" + _random(UPPER_DIGITS, 16, rng),
+        "aws secret": "aws_secret_access_key = " + _random(B64, 40, rng),
+        "github ghp": "gh" + "p_" + _random(ALNUM, 36, rng),
+        "github gho": "gh" + "o_" + _random(ALNUM, 36, rng),
+        "github ghu": "gh" + "u_" + _random(ALNUM, 36, rng),
+        "github ghs": "gh" + "s_" + _random(ALNUM, 36, rng),
+        "github ghr": "gh" + "r_" + _random(ALNUM, 36, rng),
+        "github pat": "github" + "_pat_" + _random(ALNUM, 22, rng) + "_" + _random(ALNUM, 59, rng),
+        "gitlab": "gl" + "pat-" + _random(URLSAFE, 20, rng),
+        "slack bot": "xo" + "xb-" + "-".join(_random(string.digits, 12, rng) for _ in range(2)) + "-" + _random(ALNUM, 24, rng),
+        "slack user": "xo" + "xp-" + _random(string.digits, 12, rng) + "-" + _random(ALNUM, 24, rng),
+        "slack webhook": "https://hooks." + "slack.com/services/T" + _random(UPPER_DIGITS, 8, rng) + "/B"
+        + _random(UPPER_DIGITS, 8, rng) + "/" + _random(ALNUM, 24, rng),
+        "stripe live": "sk" + "_live_" + _random(ALNUM, 24, rng),
+        "stripe restricted": "rk" + "_live_" + _random(ALNUM, 24, rng),
+        "google api": "AI" + "za" + _random(URLSAFE, 35, rng),
+        "openai": "sk" + "-proj-" + _random(ALNUM, 20, rng) + "1" + _random(URLSAFE, 30, rng),
+        "openai legacy": "sk" + "-" + _random(ALNUM, 20, rng) + "7" + _random(ALNUM, 27, rng),
+        "anthropic": "sk" + "-ant-api03-" + _random(URLSAFE, 90, rng),
+        "npm": "np" + "m_" + _random(ALNUM, 36, rng),
+        "pypi": "py" + "pi-AgEIcHlwaS5vcmc" + _random(URLSAFE, 60, rng),
+        "hugging face": "h" + "f_" + _random(string.ascii_letters, 34, rng),
+        "jwt": f"{jwt_head}.ey" + "J" + _random(URLSAFE, 30, rng) + "." + _random(URLSAFE, 43, rng),
+        "url credentials": "https://" + _random(string.ascii_lowercase, 6, rng) + ":" + _random(ALNUM, 12, rng)
+        + "@db.example.org/x",
+        "postgres credentials": "postgres://admin:" + _random(ALNUM, 10, rng) + "@localhost:5432/app",
+        "azure": "DefaultEndpointsProtocol=https;AccountName=x;Account" + "Key=" + _random(B64, 86, rng) + "==",
+        "sendgrid": "S" + "G." + _random(URLSAFE, 22, rng) + "." + _random(URLSAFE, 43, rng),
+        "twilio": "S" + "K" + _random(HEX, 32, rng),
+        "password assignment": "password=" + _random(ALNUM, 8, rng) + "9",
+        "password colon quoted": 'password: "' + _random(ALNUM, 10, rng) + '!"',
+        "secret assignment": "secret = " + _random(ALNUM, 14, rng) + "2",
+        "api_key assignment": "api_key=" + _random(ALNUM, 20, rng) + "3",
+        "apikey json": '"apiKey": "' + _random(ALNUM, 24, rng) + '4"',
+        "token colon": "token: " + _random(ALNUM, 30, rng) + "5",
+        "client secret": "client_secret=" + _random(URLSAFE, 30, rng) + "6",
+        "auth token": "AUTH_TOKEN=" + _random(ALNUM, 16, rng) + "8",
+    }
+
+
+BENIGN_TEXTS = (
+    "Rotate the API key next week and tell the team.",
+    "The password policy needs 12 characters and a symbol.",
+    "We talked about secret management in general terms.",
+    "The token bucket algorithm limits the request rate.",
+    "Token: none yet, ask the owner.",
+    "password: changeme is the placeholder in the docs, not a value.",
+    "Set password=<your password> in the local config only.",
+    "api_key: ${API_KEY} comes from the environment.",
+    "Commit 3f786850e387550fdab836ed7e6dc881de23001b fixed the bug.",
+    "Digest e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 matches.",
+    "Request id 123e4567-e89b-12d3-a456-426614174000 failed once.",
+    "The AKIA prefix marks long-term AWS keys; ASIA marks temporary ones.",
+    "Use sk-learn for the classifier and task-runner for jobs.",
+    "GitHub tokens start with ghp_ and GitLab ones with glpat-.",
+    "Read https://example.org/docs/setup and mail user@example.org.",
+    "The skeleton key idea was rejected: secret: rotate monthly.",
+    "Meeting at 10:30, password reset flow: step 1 of 3.",
+    "A JWT has three parts separated by dots.",
+    "Account key rotation is documented in the runbook.",
+    "The hf_ prefix belongs to Hugging Face tokens.",
+    "Version 1.2.3 of the library, build 20261130.",
+)
+
+
+class TestSecrets(unittest.TestCase):
+    def test_every_family_with_generated_values(self) -> None:
+        for seed in range(5):
+            for name, value in generated_secrets(random.Random(seed)).items():
+                with self.subTest(name=name, seed=seed):
+                    self.assertTrue(cp.find_secret(value), name)
+                    embedded = f"Notes before. {value} Notes after."
+                    self.assertTrue(cp.find_secret(embedded), name)
+
+    def test_benign_look_alikes_pass(self) -> None:
+        for text in BENIGN_TEXTS:
+            with self.subTest(text):
+                self.assertFalse(cp.find_secret(text))
+
+    def test_random_digests_and_uuids_pass(self) -> None:
+        rng = random.Random(7)
+        for _ in range(200):
+            hex40 = _random(HEX, 40, rng)
+            hex64 = _random(HEX, 64, rng)
+            uuid = "-".join(_random(HEX, n, rng) for n in (8, 4, 4, 4, 12))
+            self.assertFalse(cp.find_secret(f"sha {hex40} digest {hex64} id {uuid}"))
+
+    def test_secret_in_a_summary_is_rejected(self) -> None:
+        value = minimal()
+        first_summary(value)["text"] = "Use " + generated_secrets(random.Random(1))["github ghp"] + " for CI."
+        self.assertEqual(code_of(value), "selection_secret")
+
+    def test_secret_in_memory_ref_or_id_is_rejected(self) -> None:
+        value = minimal()
+        first_summary(value)["memoryRef"] = "gl" + "pat-" + "abcdefghij0123456789"
+        self.assertEqual(code_of(value), "selection_secret")
+
+    def test_fields_never_match_across_boundaries(self) -> None:
+        value = minimal()
+        first_branch(value)["summaries"] = [summary("s1", "password"), summary("s2", "=Zx81kq9Lm2")]
+        self.assertIsNone(code_of(value))
+
+
+# ---------------------------------------------------------------------------
+# Fixture and JSON Schema
+# ---------------------------------------------------------------------------
+
+
+class TestFixtureAndSchema(unittest.TestCase):
+    def test_fixture_is_complete(self) -> None:
+        value = fixture()
+        branches = {b["branchId"]: b for b in value["branches"]}
+        self.assertEqual(branches["child"]["parentBranchId"], "parent")
+        roles = {s["role"] for b in value["branches"] for s in b["summaries"]}
+        self.assertEqual(roles, {"user", "assistant", "unknown"})
+        self.assertTrue(any("memoryRef" in s for b in value["branches"] for s in b["summaries"]))
+        self.assertTrue(value["exclude"])
+        self.assertTrue(all(b["sources"] for b in value["branches"] if b["branchId"] != "discarded-idea"))
+
+    def validator(self) -> Any:
+        if jsonschema is None:
+            if REQUIRE_DEV_TOOLS:
+                self.fail("jsonschema is required in CI")
+            self.skipTest("jsonschema not installed")
+        with open(SCHEMA, encoding="utf-8") as handle:
+            schema = json.load(handle)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        return jsonschema.Draft202012Validator(schema)
+
+    def test_schema_accepts_what_the_validator_accepts(self) -> None:
+        validator = self.validator()
+        for value in (fixture(), minimal()):
+            self.assertEqual(list(validator.iter_errors(value)), [])
+
+    def test_schema_rejects_the_invalid_examples_it_can_express(self) -> None:
+        validator = self.validator()
+        # JSON Schema cannot compare items across arrays or objects, follow
+        # parent links, or see text-level rules.
+        inexpressible = {
+            "selection_duplicate_id",
+            "selection_cycle",
+            "selection_conflict",
+        }
+        checked = 0
+        for name, (code, change) in INVALID_EXAMPLES.items():
+            if code in inexpressible and name not in ("duplicate exclude", "duplicate restore"):
+                continue
+            with self.subTest(name):
+                self.assertFalse(validator.is_valid(mutated(change)), name)
+                checked += 1
+        self.assertGreater(checked, 80)
+
+
+# ---------------------------------------------------------------------------
+# Privacy: nothing from the input ever reaches the output
+# ---------------------------------------------------------------------------
+
+
+class TestPrivacySentinels(TempDirTestCase):
+    SENTINEL = "zqxsentinel"
+
+    def sentinel_selection(self) -> dict[str, Any]:
+        s = self.SENTINEL
+        return selection(
+            1,
+            [
+                branch(
+                    f"{s}-parent",
+                    sources=[f"{s}-ref"],
+                    summaries=[summary(f"{s}-sum", f"Private {s} text.", memoryRef=f"{s}-mem")],
+                ),
+                branch(f"{s}-child", parent=f"{s}-parent", summaries=[summary(f"{s}-s2", f"More {s}.")]),
+            ],
+            corpus=f"{s}-corpus",
+        )
+
+    def test_no_sentinel_on_any_path(self) -> None:
+        s = self.SENTINEL
+        state = os.path.join(self.tmp, f"{s}-state-dir")
+        good = self.sentinel_selection()
+        variants: dict[str, Any] = {
+            "unknown field": dict(good, **{f"{s}-key": f"{s}-value"}),
+            "schema": dict(good, revision=f"{s}"),
+            "secret": mutated(lambda v: first_summary(v).update(text=f"{s} password=Ab12cd34ef")),
+            "malformed": f'{{"{s}": '.encode(),
+            "duplicate key": f'{{"{s}": 1, "{s}": 2}}'.encode(),
+            "limit": mutated(lambda v: first_summary(v).update(text=s * 300)),
+            "unapproved": mutated(lambda v: first_summary(v).update(approved=s)),
+            "kind": mutated(lambda v: first_summary(v).update(kind=s)),
+        }
+        outputs: list[Result] = []
+        for name, value in variants.items():
+            path = self.write_selection(value, f"{s}-{name.replace(' ', '-')}.json")
+            outputs.append(run_module(["--state-root", state, "--selection", path]))
+            outputs.append(run_standin(["--state-root", state, "--selection", path, "--dry-run"]))
+        good_path = self.write_selection(good, f"{s}-good.json")
+        for mode in ("ok", "noisy", "build-raises", "missing", "drop-node"):
+            outputs.append(run_standin(["--state-root", state, "--selection", good_path], mode))
+        outputs.append(run_standin(["--state-root", state], "noisy"))
+        outputs.append(run_module(["--state-root", state, "--verify"]))
+        stale = dict(good, branches=good["branches"][:1])
+        outputs.append(run_standin(["--state-root", state, "--selection", self.write_selection(stale, f"{s}-st.json")]))
+        outputs.append(run_module(["--state-root", os.path.join(self.tmp, f"{s}-missing", "x"), "--selection", good_path]))
+        outputs.append(run_module([f"--{s}", state]))
+        codes = set()
+        for result in outputs:
+            self.assertEqual(len(result.lines), 1)
+            self.assertEqual(result.stderr, b"")
+            self.assertNotIn(s.encode(), result.stdout)
+            self.assertNotIn(self.tmp.encode(), result.stdout)
+            self.assertNotIn(b"Traceback", result.stdout)
+            codes.add(result.code)
+        self.assertGreaterEqual(len(codes), 10)
+
+
+# ---------------------------------------------------------------------------
+# The module boundary
+# ---------------------------------------------------------------------------
+
+
+class TestModuleBoundary(TempDirTestCase):
+    def test_module_imports_only_the_standard_library_at_top_level(self) -> None:
+        with open(MODULE, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        for node in tree.body:
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            for name in names:
+                self.assertIn(name.split(".")[0], sys.stdlib_module_names | {"__future__"})
+
+    def test_rejection_never_imports_graphify(self) -> None:
+        path = self.write_selection(mutated(lambda v: v.update(raw="x")))
+        completed = subprocess.run(
+            [sys.executable, "-I", "-X", "importtime", MODULE, "--state-root", self.state, "--selection", path],
+            capture_output=True,
+            env=child_env(),
+        )
+        self.assertEqual(completed.returncode, 2)
+        imported = [line.split("|")[-1].strip() for line in completed.stderr.decode().splitlines()]
+        self.assertTrue(imported, "importtime output expected")
+        self.assertIn("json", imported)
+        leaked = [n for n in imported if n.startswith(("graphify", "networkx")) or n == "importlib.metadata"]
+        self.assertEqual(leaked, [])
+
+    def test_runs_from_any_working_directory(self) -> None:
+        path = self.write_selection(mutated(lambda v: v.update(raw="x")))
+        completed = subprocess.run(
+            [sys.executable, "-I", MODULE, "--state-root", self.state, "--selection", path],
+            capture_output=True,
+            cwd=self.tmp,
+            env=child_env(),
+        )
+        self.assertEqual(json.loads(completed.stdout)["code"], "selection_unknown_field")
+
+
+
+# ---------------------------------------------------------------------------
+# Reconciliation (pure, no disk)
+# ---------------------------------------------------------------------------
+
+
+def accepted(value: dict[str, Any]) -> dict[str, Any]:
+    return cp.validate_selection(json.loads(encode(value)))
+
+
+def reconcile_code(state: dict[str, Any] | None, value: dict[str, Any]) -> str | None:
+    try:
+        cp.reconcile(state, accepted(value))
+    except cp.ProjectionError as error:
+        return error.code
+    return None
+
+
+def family(revision: int = 1, child_revision: int = 1, text: str = "Child summary.", **extra: Any) -> dict[str, Any]:
+    return selection(
+        revision,
+        [
+            branch("parent", sources=["ref-a"]),
+            branch("child", child_revision, parent="parent", sources=["ref-a", "ref-b"], summaries=[summary("s1", text)]),
+            branch("other"),
+        ],
+        **extra,
+    )
+
+
+class TestReconcile(unittest.TestCase):
+    def setUp(self) -> None:
+        self.state, replay = cp.reconcile(None, accepted(family()))
+        self.assertFalse(replay)
+
+    def test_first_selection_records_high_water_and_excludes(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family(exclude=["other", "never-seen"])))
+        self.assertEqual(state["tombstones"], ["never-seen", "other"])
+        self.assertEqual(set(state["highWater"]), {"child", "other", "parent"})
+        self.assertEqual(state["highWater"]["child"]["sourceRevision"], 1)
+        self.assertEqual(cp.validate_state(json.loads(cp.state_bytes(state))), state)
+
+    def test_first_selection_cannot_restore(self) -> None:
+        self.assertEqual(reconcile_code(None, family(restore=["other"])), "selection_conflict")
+
+    def test_replay_is_accepted_unchanged(self) -> None:
+        reordered = family()
+        reordered["branches"].reverse()
+        state, replay = cp.reconcile(self.state, accepted(reordered))
+        self.assertTrue(replay)
+        self.assertIs(state, self.state)
+
+    def test_same_revision_other_content_is_stale(self) -> None:
+        self.assertEqual(reconcile_code(self.state, family(text="Changed.")), "revision_stale")
+
+    def test_lower_revision_is_stale(self) -> None:
+        newer, _ = cp.reconcile(self.state, accepted(family(revision=5)))
+        self.assertEqual(reconcile_code(newer, family(revision=4)), "revision_stale")
+        self.assertEqual(reconcile_code(newer, family(revision=1)), "revision_stale")
+
+    def test_corpus_mismatch(self) -> None:
+        self.assertEqual(reconcile_code(self.state, family(revision=2, corpus="another")), "corpus_mismatch")
+
+    def test_source_revision_high_water(self) -> None:
+        corrected, _ = cp.reconcile(self.state, accepted(family(revision=2, child_revision=2, text="Corrected.")))
+        self.assertEqual(corrected["highWater"]["child"]["sourceRevision"], 2)
+        cases = {
+            "same sourceRevision, other content": family(revision=3, child_revision=2, text="Again."),
+            "lower sourceRevision": family(revision=3, child_revision=1, text="Child summary."),
+        }
+        for name, value in cases.items():
+            with self.subTest(name):
+                self.assertEqual(reconcile_code(corrected, value), "source_revision_conflict")
+        self.assertIsNone(reconcile_code(corrected, family(revision=3, child_revision=2, text="Corrected.")))
+
+    def test_omission_and_exclude_make_tombstones(self) -> None:
+        omitted = selection(2, [branch("parent", sources=["ref-a"]), branch("other")])
+        state, _ = cp.reconcile(self.state, accepted(omitted))
+        self.assertEqual(state["tombstones"], ["child"])
+        excluded, _ = cp.reconcile(state, accepted(dict(omitted, revision=3, exclude=["other"])))
+        self.assertEqual(excluded["tombstones"], ["child", "other"])
+
+    def test_tombstone_survives_relisting_until_restore(self) -> None:
+        state, _ = cp.reconcile(self.state, accepted(family(revision=2, exclude=["child"])))
+        relisted, _ = cp.reconcile(state, accepted(family(revision=3)))
+        self.assertEqual(relisted["tombstones"], ["child"])
+        self.assertNotIn("branch:child", {n["id"] for n in cp.project(relisted).extraction["nodes"]})
+        restored, _ = cp.reconcile(relisted, accepted(family(revision=4, restore=["child"])))
+        self.assertEqual(restored["tombstones"], [])
+        self.assertIn("branch:child", {n["id"] for n in cp.project(restored).extraction["nodes"]})
+
+    def test_restore_requires_a_tombstone(self) -> None:
+        self.assertEqual(reconcile_code(self.state, family(revision=2, restore=["child"])), "selection_conflict")
+
+    def test_restore_is_still_subject_to_high_water(self) -> None:
+        corrected, _ = cp.reconcile(self.state, accepted(family(revision=2, child_revision=3, text="v3")))
+        gone, _ = cp.reconcile(corrected, accepted(dict(family(revision=3), branches=family()["branches"][::2])))
+        self.assertEqual(gone["tombstones"], ["child"])
+        self.assertEqual(gone["highWater"]["child"]["sourceRevision"], 3)
+        old = family(revision=4, child_revision=1, restore=["child"])
+        self.assertEqual(reconcile_code(gone, old), "source_revision_conflict")
+        self.assertIsNone(reconcile_code(gone, family(revision=4, child_revision=4, text="v4", restore=["child"])))
+
+    def test_old_selection_cannot_resurrect_an_exclusion(self) -> None:
+        state, _ = cp.reconcile(self.state, accepted(family(revision=2, exclude=["child"])))
+        self.assertEqual(reconcile_code(state, family(revision=1)), "revision_stale")
+        bumped, _ = cp.reconcile(state, accepted(family(revision=9)))
+        self.assertEqual(bumped["tombstones"], ["child"])
+
+
+# ---------------------------------------------------------------------------
+# The graph mapping (pure)
+# ---------------------------------------------------------------------------
+
+
+class TestProjection(unittest.TestCase):
+    def test_fixture_maps_exactly_per_the_table(self) -> None:
+        state, _ = cp.reconcile(None, accepted(fixture()))
+        projection = cp.project(state)
+        nodes = {n["id"]: n for n in projection.extraction["nodes"]}
+        digest = state["selectionDigest"]
+        provenance = {
+            "corpusId": "synthetic-demo",
+            "selectionRevision": 1,
+            "selectionDigest": digest,
+            "projectionSchemaVersion": 1,
+            "embeddingIdentity": "none",
+            "source_file": "selected:synthetic-demo",
+        }
+        self.assertEqual(
+            nodes["branch:child"],
+            dict(provenance, id="branch:child", label="child", nodeKind="branch", file_type="concept",
+                 branchId="child", sourceRevision=2),
+        )
+        self.assertEqual(
+            nodes["source:archive-entry-0002"],
+            dict(provenance, id="source:archive-entry-0002", label="archive-entry-0002", nodeKind="source",
+                 file_type="document", refId="archive-entry-0002",
+                 sha256="a6f3c1e0f64c6b1c5e0c7d6f1a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d"),
+        )
+        self.assertEqual(
+            nodes["branch:parent:summary:proposal"],
+            dict(provenance, id="branch:parent:summary:proposal",
+                 label="Suggested keeping three rotating offline copies, checked monthly.", nodeKind="summary",
+                 file_type="rationale", summaryId="proposal", role="assistant", kind="summary", sourceRevision=1,
+                 memoryRef="memory-backup-rotation-0001"),
+        )
+        self.assertNotIn("memoryRef", nodes["branch:child:summary:decision"])
+        self.assertEqual(nodes["branch:child:summary:open-question"]["role"], "unknown")
+        self.assertNotIn("branch:discarded-idea", nodes)
+        self.assertFalse([n for n in nodes if n.startswith("branch:discarded-idea")])
+        edges = {(e["source"], e["relation"], e["target"]) for e in projection.extraction["edges"]}
+        self.assertEqual(
+            edges,
+            {
+                ("branch:child", "forked_from", "branch:parent"),
+                ("branch:child", "attached_source", "source:archive-entry-0001"),
+                ("branch:child", "attached_source", "source:archive-entry-0002"),
+                ("branch:parent", "attached_source", "source:archive-entry-0001"),
+                ("branch:child", "approved_summary", "branch:child:summary:decision"),
+                ("branch:child", "approved_summary", "branch:child:summary:open-question"),
+                ("branch:parent", "approved_summary", "branch:parent:summary:goal"),
+                ("branch:parent", "approved_summary", "branch:parent:summary:proposal"),
+            },
+        )
+        for edge in projection.extraction["edges"]:
+            self.assertEqual(edge["confidence"], "EXTRACTED")
+            for key, value in provenance.items():
+                self.assertEqual(edge[key], value)
+            owner = edge["source"].removeprefix("branch:")
+            self.assertEqual(edge["sourceRevision"], {"child": 2, "parent": 1}[owner])
+        for node in nodes.values():
+            for key, value in provenance.items():
+                self.assertEqual(node[key], value)
+        self.assertEqual(
+            (projection.branches, projection.sources, projection.summaries, projection.edges, projection.tombstones),
+            (2, 2, 4, 8, 1),
+        )
+
+    def test_excluded_parent_keeps_child_and_drops_the_edge(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family(exclude=["parent"])))
+        projection = cp.project(state)
+        ids = {n["id"] for n in projection.extraction["nodes"]}
+        self.assertIn("branch:child", ids)
+        self.assertNotIn("branch:parent", ids)
+        self.assertFalse([e for e in projection.extraction["edges"] if e["relation"] == "forked_from"])
+
+    def test_only_selected_ancestors_become_nodes(self) -> None:
+        state, _ = cp.reconcile(None, accepted(selection(1, [branch("child", parent="unselected")])))
+        projection = cp.project(state)
+        self.assertEqual([n["id"] for n in projection.extraction["nodes"] if n["nodeKind"] == "branch"], ["branch:child"])
+        self.assertEqual([e["relation"] for e in projection.extraction["edges"]], ["approved_summary"])
+
+    def test_no_relation_is_inferred_from_text(self) -> None:
+        value = selection(
+            1,
+            [
+                branch("alpha", summaries=[summary("s1", "Forked from beta; see source:ref-x and branch:beta.")]),
+                branch("beta", summaries=[summary("s1", "alpha")]),
+            ],
+        )
+        state, _ = cp.reconcile(None, accepted(value))
+        edges = cp.project(state).extraction["edges"]
+        self.assertEqual({e["relation"] for e in edges}, {"approved_summary"})
+
+    def test_extraction_is_sorted_and_order_free(self) -> None:
+        reordered = fixture()
+        reordered["branches"].reverse()
+        for b in reordered["branches"]:
+            b["sources"].reverse()
+            b["summaries"].reverse()
+        one = cp.extraction_bytes(cp.project(cp.reconcile(None, accepted(fixture()))[0]))
+        two = cp.extraction_bytes(cp.project(cp.reconcile(None, accepted(reordered))[0]))
+        self.assertEqual(one, two)
+
+
+class TestStateValidation(unittest.TestCase):
+    def setUp(self) -> None:
+        self.state, _ = cp.reconcile(None, accepted(family(exclude=["other"])))
+        self.data = cp.state_bytes(self.state)
+
+    def code(self, data: bytes) -> str | None:
+        try:
+            cp.parse_state(data)
+        except cp.ProjectionError as error:
+            return error.code
+        return None
+
+    def test_round_trip(self) -> None:
+        self.assertIsNone(self.code(self.data))
+
+    def test_other_version_is_unsupported(self) -> None:
+        for version in (0, 2, 99):
+            changed = dict(self.state, stateSchemaVersion=version)
+            self.assertEqual(self.code(cp.state_bytes(changed)), "state_schema_unsupported")
+
+    def test_corruption(self) -> None:
+        def changed(**fields: Any) -> bytes:
+            return cp.state_bytes(dict(self.state, **fields))
+
+        snapshot = copy.deepcopy(self.state["snapshot"])
+        snapshot["branches"][0]["summaries"][0]["text"] = "Edited behind the adapter's back."
+        high_water = copy.deepcopy(self.state["highWater"])
+        high_water["child"]["sourceRevision"] = 7
+        cases = {
+            "truncated": self.data[:-20],
+            "not json": b"\x00\x01",
+            "array": b"[]",
+            "version missing": cp.state_bytes({k: v for k, v in self.state.items() if k != "stateSchemaVersion"}),
+            "version string": changed(stateSchemaVersion="1"),
+            "extra key": changed(extra=1),
+            "digest": changed(selectionDigest="0" * 64),
+            "revision": changed(selectionRevision=2),
+            "revision bool": changed(selectionRevision=True),
+            "corpus": changed(corpusId="elsewhere"),
+            "snapshot edited": changed(snapshot=snapshot),
+            "high water": changed(highWater=high_water),
+            "tombstone unsorted": changed(tombstones=["zz", "other"]),
+            "tombstone bad id": changed(tombstones=["Other"]),
+            "exclude not tombstoned": changed(tombstones=[]),
+            "duplicate key": self.data.replace(b'"corpusId":"demo"', b'"corpusId":"demo","corpusId":"demo"'),
+        }
+        for name, data in cases.items():
+            with self.subTest(name):
+                self.assertEqual(self.code(data), "state_corrupt")
+
+    def test_tombstones_may_exceed_selection_caps(self) -> None:
+        tombstones = sorted({f"old-{i}" for i in range(10_000)} | set(self.state["tombstones"]))
+        self.assertIsNone(self.code(cp.state_bytes(dict(self.state, tombstones=tombstones))))
+
+    def test_snapshot_is_not_rescanned_for_secrets(self) -> None:
+        snapshot = copy.deepcopy(self.state["snapshot"])
+        snapshot["branches"][0]["summaries"][0]["text"] = "password=Zx81kq9Lm2 kept from an older rule set"
+        state = cp._state_from(snapshot, self.state["highWater"] | cp._high_water_for(snapshot["branches"]), {"other"})
+        self.assertIsNone(self.code(cp.state_bytes(state)))
+
+
+# ---------------------------------------------------------------------------
+# Lifecycle through the command line, Graphify stand-in injected
+# ---------------------------------------------------------------------------
+
+DERIVED = ["extraction.json", "graph.json", "receipt.json"]
+PUBLISHED = sorted(["state.json", *DERIVED])
+
+
+class TestLifecycle(TempDirTestCase):
+    def test_first_build_publishes_four_owner_only_files(self) -> None:
+        result = self.project(fixture())
+        self.assertResult(result, "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        if os.name == "posix":
+            self.assertEqual(stat.S_IMODE(os.stat(self.state).st_mode), 0o700)
+            for name in PUBLISHED:
+                self.assertEqual(stat.S_IMODE(os.stat(os.path.join(self.state, name)).st_mode), 0o600, name)
+        receipt = json.loads(self.read("receipt.json"))
+        self.assertEqual(
+            receipt,
+            {
+                "adapterVersion": cp.ADAPTER_VERSION,
+                "contextGraph": "unknown-owner",
+                "embeddingIdentity": "none",
+                "extractionSha256": cp.sha256_hex(self.read("extraction.json")),
+                "graphSha256": cp.sha256_hex(self.read("graph.json")),
+                "graphifyVersion": "0.0.0+standin",
+                "projectionSchemaVersion": 1,
+                "selectionDigest": result.json["selectionDigest"],
+                "selectionRevision": 1,
+            },
+        )
+        self.assertEqual(json.loads(self.read("graph.json"))["built_at_commit"], result.json["selectionDigest"])
+        self.assertEqual(result.json["graphifyVersion"], "0.0.0+standin")
+        self.assertEqual(json.loads(self.read("state.json"))["selectionDigest"], result.json["selectionDigest"])
+        self.assertResult(self.verify(), "verified")
+
+    def test_digest_is_sha256_of_the_canonical_form(self) -> None:
+        result = self.project(fixture())
+        canonical = cp.validate_selection(fixture())
+        expected = json.dumps(canonical, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        self.assertEqual(result.json["selectionDigest"], cp.sha256_hex(expected.encode("utf-8")))
+
+    def test_replay_keeps_state_and_rebuilds_identical_files(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        before = {name: self.read(name) for name in PUBLISHED}
+        state_inode = os.stat(os.path.join(self.state, "state.json")).st_ino
+        reordered = fixture()
+        reordered["branches"].reverse()
+        path = self.write_selection(json.dumps(reordered, indent=7).encode(), "reordered.json")
+        result = run_standin(["--state-root", self.state, "--selection", path])
+        self.assertResult(result, "built")
+        self.assertEqual({name: self.read(name) for name in PUBLISHED}, before)
+        self.assertEqual(os.stat(os.path.join(self.state, "state.json")).st_ino, state_inode)
+
+    def test_rebuild_without_selection(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        before = {name: self.read(name) for name in PUBLISHED}
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual({name: self.read(name) for name in PUBLISHED}, before)
+
+    def test_rebuild_with_no_state(self) -> None:
+        self.assertResult(self.rebuild(), "state_missing")
+        self.assertFalse(os.path.exists(self.state))
+        os.mkdir(self.state)
+        self.assertResult(self.rebuild(), "state_missing")
+        self.assertEqual(self.entries(), [])
+
+    def test_invalid_selection_keeps_state_and_removes_derived(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        state_before = self.read("state.json")
+        for value, code in (
+            (mutated(lambda v: v.update(raw="x")), "selection_unknown_field"),
+            (family(text="Changed at the same revision."), "revision_stale"),
+            (family(revision=2, corpus="elsewhere"), "corpus_mismatch"),
+        ):
+            with self.subTest(code):
+                self.assertResult(self.rebuild(), "built")
+                self.assertResult(self.project(value), code)
+                self.assertEqual(self.entries(), ["state.json"])
+                self.assertEqual(self.read("state.json"), state_before)
+
+    def test_correction_flow(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        self.assertResult(self.project(family(revision=2, text="Corrected.")), "source_revision_conflict")
+        self.assertResult(self.project(family(revision=2, child_revision=2, text="Corrected.")), "built")
+        graph = json.loads(self.read("graph.json"))
+        labels = {n["id"]: n["label"] for n in graph["nodes"]}
+        self.assertEqual(labels["branch:child:summary:s1"], "Corrected.")
+        self.assertResult(self.project(family(revision=3, child_revision=1)), "source_revision_conflict")
+
+    def test_exclude_restore_flow(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        result = self.project(family(revision=2, exclude=["child"]))
+        self.assertResult(result, "built")
+        self.assertEqual((result.json["tombstones"], result.json["branches"]), (1, 2))
+        ids = {n["id"] for n in json.loads(self.read("graph.json"))["nodes"]}
+        self.assertNotIn("branch:child", ids)
+        self.assertNotIn("source:ref-b", ids)
+        self.assertIn("source:ref-a", ids)
+        self.assertResult(self.project(family(revision=3)), "built")
+        self.assertNotIn("branch:child", {n["id"] for n in json.loads(self.read("graph.json"))["nodes"]})
+        self.assertResult(self.project(family(revision=1)), "revision_stale")
+        self.assertResult(self.project(family(revision=4, restore=["child"])), "built")
+        self.assertIn("branch:child", {n["id"] for n in json.loads(self.read("graph.json"))["nodes"]})
+        self.assertResult(self.project(family(revision=5, restore=["child"])), "selection_conflict")
+
+    def test_omission_is_remembered_by_rebuild(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        self.assertResult(self.project(selection(2, [branch("parent", sources=["ref-a"])])), "built")
+        self.assertResult(self.rebuild(), "built")
+        state = json.loads(self.read("state.json"))
+        self.assertEqual(state["tombstones"], ["child", "other"])
+
+    def test_excluded_parent_child_stays(self) -> None:
+        result = self.project(family(exclude=["parent"]))
+        self.assertResult(result, "built")
+        graph = json.loads(self.read("graph.json"))
+        self.assertIn("branch:child", {n["id"] for n in graph["nodes"]})
+        self.assertFalse([e for e in graph["links"] if e["relation"] == "forked_from"])
+
+
+class TestOwnedDirectory(TempDirTestCase):
+    def built(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+
+    def test_created_with_owner_only_mode_under_any_umask(self) -> None:
+        if os.name != "posix":
+            self.skipTest("POSIX modes")
+        for mask in (0o000, 0o022):
+            state = os.path.join(self.tmp, f"state-{mask:o}")
+            path = self.write_selection(fixture())
+            with umask(mask):
+                result = run_standin(["--state-root", state, "--selection", path])
+            self.assertResult(result, "built")
+            self.assertEqual(stat.S_IMODE(os.stat(state).st_mode), 0o700)
+            for name in os.listdir(state):
+                self.assertEqual(stat.S_IMODE(os.stat(os.path.join(state, name)).st_mode), 0o600, name)
+
+    def test_missing_parent_is_state_access(self) -> None:
+        state = os.path.join(self.tmp, "no-parent", "state")
+        self.assertResult(self.project(fixture(), state=state), "state_access")
+        self.assertFalse(os.path.exists(os.path.dirname(state)))
+
+    def test_state_root_that_is_a_file(self) -> None:
+        with open(self.state, "w") as handle:
+            handle.write("x")
+        self.assertResult(self.project(fixture()), "state_access")
+
+    def test_first_use_must_be_empty(self) -> None:
+        os.mkdir(self.state)
+        for name in ("notes.txt", "graph.json"):
+            with self.subTest(name):
+                with open(os.path.join(self.state, name), "w") as handle:
+                    handle.write("keep me")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.project(fixture()), "state_not_empty")
+                self.assertEqual(snapshot_tree(self.state), before)
+                os.unlink(os.path.join(self.state, name))
+
+    def test_unknown_entries_are_refused_and_kept(self) -> None:
+        self.built()
+        cases = {"file": "notes.md", "dir": "archive", "tmp-like": "state.json.bak", "gfy-dir": ".gfy-abc.tmp"}
+        for kind, name in cases.items():
+            with self.subTest(kind):
+                path = os.path.join(self.state, name)
+                if kind.endswith("dir"):
+                    os.mkdir(path)
+                    with open(os.path.join(path, "inner.txt"), "w") as handle:
+                        handle.write("x")
+                else:
+                    with open(path, "w") as handle:
+                        handle.write("x")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.project(fixture()), "state_unknown_entry")
+                self.assertResult(self.rebuild(), "state_unknown_entry")
+                self.assertEqual(snapshot_tree(self.state), before)
+                if kind.endswith("dir"):
+                    os.unlink(os.path.join(path, "inner.txt"))
+                    os.rmdir(path)
+                else:
+                    os.unlink(path)
+
+    def test_owned_name_of_the_wrong_type(self) -> None:
+        self.built()
+        os.unlink(os.path.join(self.state, "receipt.json"))
+        os.mkdir(os.path.join(self.state, "receipt.json"))
+        self.assertResult(self.rebuild(), "state_unknown_entry")
+        self.assertTrue(os.path.isdir(os.path.join(self.state, "receipt.json")))
+
+    @unittest.skipUnless(hasattr(os, "symlink"), "needs symlinks")
+    def test_symlinks_are_refused_everywhere(self) -> None:
+        outside = os.path.join(self.tmp, "outside.json")
+        with open(outside, "wb") as handle:
+            handle.write(b"outside")
+        self.built()
+        for name in ("graph.json", "state.json", "receipt.json.tmp", "projection.lock", "stray-link"):
+            with self.subTest(name):
+                target = os.path.join(self.state, name)
+                saved = None
+                if os.path.exists(target):
+                    with open(target, "rb") as handle:
+                        saved = handle.read()
+                    os.unlink(target)
+                os.symlink(outside, target)
+                before = snapshot_tree(self.state)
+                code = "state_locked" if name == "projection.lock" else "state_symlink"
+                self.assertResult(self.rebuild(), code if name != "projection.lock" else "state_symlink")
+                self.assertResult(self.verify(), "state_symlink")
+                self.assertEqual(snapshot_tree(self.state), before)
+                with open(outside, "rb") as handle:
+                    self.assertEqual(handle.read(), b"outside")
+                os.unlink(target)
+                if saved is not None:
+                    with open(target, "wb") as handle:
+                        handle.write(saved)
+
+    @unittest.skipUnless(hasattr(os, "symlink"), "needs symlinks")
+    def test_symlinked_root_and_component(self) -> None:
+        real = os.path.join(self.tmp, "real")
+        os.mkdir(real)
+        os.mkdir(os.path.join(real, "state"))
+        link = os.path.join(self.tmp, "link")
+        os.symlink(real, link)
+        self.assertResult(self.project(fixture(), state=os.path.join(link, "state")), "state_symlink")
+        self.assertResult(self.project(fixture(), state=os.path.join(link, "fresh")), "state_symlink")
+        root_link = os.path.join(self.tmp, "root-link")
+        os.symlink(os.path.join(real, "state"), root_link)
+        self.assertResult(self.project(fixture(), state=root_link), "state_symlink")
+        dangling = os.path.join(self.tmp, "dangling")
+        os.symlink(os.path.join(self.tmp, "nowhere"), dangling)
+        self.assertResult(self.project(fixture(), state=dangling), "state_symlink")
+        self.assertEqual(os.listdir(os.path.join(real, "state")), [])
+        self.assertFalse(os.path.exists(os.path.join(real, "fresh")))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "nowhere")))
+
+    def test_query_stamp_is_accepted_then_cleared(self) -> None:
+        self.built()
+        cache = os.path.join(self.state, "cache")
+        os.mkdir(cache, 0o755)
+        with open(os.path.join(cache, "last_query_stamp"), "w") as handle:
+            handle.write("1764460000.0")
+        self.assertResult(self.verify(), "verified")
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+
+    def test_empty_cache_is_cleared(self) -> None:
+        self.built()
+        os.mkdir(os.path.join(self.state, "cache"))
+        self.assertResult(self.project(fixture()), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+
+    def test_other_cache_content_is_refused_and_kept(self) -> None:
+        self.built()
+        cache = os.path.join(self.state, "cache")
+        os.mkdir(cache)
+        for name in ("last_query_stamp", "query-results.json"):
+            with open(os.path.join(cache, name), "w") as handle:
+                handle.write("x")
+        before = snapshot_tree(self.state)
+        self.assertResult(self.rebuild(), "state_unknown_entry")
+        self.assertEqual(snapshot_tree(self.state), before)
+
+    @unittest.skipUnless(hasattr(os, "symlink"), "needs symlinks")
+    def test_symlink_inside_cache_and_cache_as_symlink(self) -> None:
+        self.built()
+        outside = os.path.join(self.tmp, "outside")
+        os.mkdir(outside)
+        with open(os.path.join(outside, "last_query_stamp"), "w") as handle:
+            handle.write("keep")
+        os.symlink(outside, os.path.join(self.state, "cache"))
+        self.assertResult(self.rebuild(), "state_symlink")
+        os.unlink(os.path.join(self.state, "cache"))
+        os.mkdir(os.path.join(self.state, "cache"))
+        os.symlink(os.path.join(outside, "last_query_stamp"), os.path.join(self.state, "cache", "last_query_stamp"))
+        self.assertResult(self.rebuild(), "state_symlink")
+        with open(os.path.join(outside, "last_query_stamp")) as handle:
+            self.assertEqual(handle.read(), "keep")
+
+    def test_leftover_graphify_temporary_is_removed(self) -> None:
+        self.built()
+        stray = os.path.join(self.state, ".gfy-k2j4_x9a.tmp")
+        with open(stray, "w") as handle:
+            handle.write("{")
+        self.assertResult(self.verify(), "verified")
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+
+    def test_graphify_temporary_left_by_the_build_is_swept(self) -> None:
+        self.assertResult(self.project(fixture(), mode="leave-gfy"), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+
+    def test_our_own_temporaries_are_removed(self) -> None:
+        self.built()
+        for name in ("state.json.tmp", "graph.json.tmp", "extraction.json.tmp", "receipt.json.tmp"):
+            with open(os.path.join(self.state, name), "w") as handle:
+                handle.write("partial")
+        state_before = self.read("state.json")
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.assertEqual(self.read("state.json"), state_before)
+
+    def test_corrupt_and_unsupported_state(self) -> None:
+        self.built()
+        state_path = os.path.join(self.state, "state.json")
+        good = self.read("state.json")
+        with open(state_path, "wb") as handle:
+            handle.write(good[:-30])
+        self.assertResult(self.rebuild(), "state_corrupt")
+        self.assertResult(self.project(family(revision=2)), "state_corrupt")
+        self.assertEqual(self.read("state.json"), good[:-30])
+        self.assertEqual(self.entries(), ["state.json"])
+        with open(state_path, "wb") as handle:
+            handle.write(good.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":2'))
+        self.assertResult(self.rebuild(), "state_schema_unsupported")
+        self.assertResult(self.verify(), "state_schema_unsupported")
+
+
+class TestLock(TempDirTestCase):
+    def test_existing_lock_touches_nothing(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        with open(os.path.join(self.state, "projection.lock"), "w") as handle:
+            handle.write("12345\n")
+        before = snapshot_tree(self.state)
+        self.assertResult(self.project(family(revision=2)), "state_locked")
+        self.assertResult(self.rebuild(), "state_locked")
+        self.assertResult(self.verify(), "state_locked")
+        self.assertResult(run_standin(["--state-root", self.state, "--dry-run"]), "state_locked")
+        self.assertEqual(snapshot_tree(self.state), before)
+        os.unlink(os.path.join(self.state, "projection.lock"))
+        self.assertResult(self.rebuild(), "built")
+
+    def test_lock_on_a_first_use_directory(self) -> None:
+        os.mkdir(self.state)
+        with open(os.path.join(self.state, "projection.lock"), "w") as handle:
+            handle.write("1\n")
+        self.assertResult(self.project(fixture()), "state_locked")
+        self.assertEqual(self.entries(), ["projection.lock"])
+
+    def test_lock_is_removed_on_every_exit_path(self) -> None:
+        paths = [
+            ("ok", family(), "built"),
+            ("ok", mutated(lambda v: v.update(raw=1)), "selection_unknown_field"),
+            ("build-raises", family(revision=5), "graphify_failed"),
+            ("missing", family(revision=6), "graphify_missing"),
+            ("interrupt", family(revision=7), "internal_error"),
+            ("ok", family(revision=1), "revision_stale"),
+        ]
+        for mode, value, code in paths:
+            with self.subTest(code):
+                self.assertResult(self.project(value, mode=mode), code)
+                self.assertNotIn("projection.lock", self.entries())
+
+    def test_lock_names_its_owner(self) -> None:
+        os.mkdir(self.state)
+        owned = cp.open_root(self.state, create=False)
+        assert owned is not None
+        try:
+            lock = cp.Lock(owned)
+            lock.acquire()
+            with open(os.path.join(self.state, "projection.lock")) as handle:
+                pid, token = handle.read().split()
+            self.assertEqual((pid, len(token)), (str(os.getpid()), 16))
+            with self.assertRaises(cp.ProjectionError) as caught:
+                cp.Lock(owned).acquire()
+            self.assertEqual(caught.exception.code, "state_locked")
+            lock.release()
+            self.assertEqual(os.listdir(self.state), [])
+        finally:
+            owned.close()
+
+    def test_release_leaves_a_lock_it_does_not_own(self) -> None:
+        os.mkdir(self.state)
+        owned = cp.open_root(self.state, create=False)
+        assert owned is not None
+        try:
+            lock = cp.Lock(owned)
+            lock.acquire()
+            os.unlink(os.path.join(self.state, "projection.lock"))
+            with open(os.path.join(self.state, "projection.lock"), "w") as handle:
+                handle.write("other\n")
+            lock.release()
+            self.assertEqual(os.listdir(self.state), ["projection.lock"])
+        finally:
+            owned.close()
+
+
+class TestGraphifyBoundary(TempDirTestCase):
+    def test_failures_keep_new_state_and_no_derived_files(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        revision = 2
+        for mode, code in (
+            ("missing", "graphify_missing"),
+            ("absent", "graphify_incompatible"),
+            ("no-dedup", "graphify_incompatible"),
+            ("positional-only", "graphify_incompatible"),
+            ("invalid", "graphify_failed"),
+            ("build-raises", "graphify_failed"),
+            ("export-raises", "graphify_failed"),
+            ("export-false", "graphify_failed"),
+            ("drop-node", "graphify_failed"),
+        ):
+            with self.subTest(mode):
+                revision += 1
+                result = self.project(family(revision=revision), mode=mode)
+                self.assertResult(result, code, 3)
+                self.assertEqual(result.json["result"], "retry")
+                self.assertEqual(self.entries(), ["state.json"])
+                self.assertEqual(json.loads(self.read("state.json"))["selectionRevision"], revision)
+                self.assertResult(self.verify(), "receipt_mismatch")
+        self.assertResult(self.rebuild(), "built")
+        self.assertResult(self.verify(), "verified")
+
+    def test_graphify_output_is_silenced_at_the_descriptor_level(self) -> None:
+        result = self.project(fixture(), mode="noisy")
+        self.assertResult(result, "built")
+        self.assertNotIn(b"validate:", result.stdout)
+
+    def test_missing_graphify_reports_null_version(self) -> None:
+        result = self.project(fixture(), mode="missing")
+        self.assertResult(result, "graphify_missing", 3)
+        self.assertIsNone(result.json["graphifyVersion"])
+
+    def test_real_entry_point_without_graphify_installed(self) -> None:
+        """The module's own loader, in an interpreter where graphify cannot
+        be imported: exit 3, graphify_missing, state kept."""
+        probe = subprocess.run([sys.executable, "-I", "-c", "import graphify"], capture_output=True)
+        if probe.returncode == 0:
+            blocker = os.path.join(self.tmp, "block")
+            os.mkdir(blocker)
+            with open(os.path.join(blocker, "graphify.py"), "w") as handle:
+                handle.write("raise ImportError('blocked for this test')\n")
+            wrapper = os.path.join(self.tmp, "blocked_main.py")
+            with open(wrapper, "w") as handle:
+                handle.write(
+                    "import sys, runpy\n"
+                    f"sys.path.insert(0, {blocker!r})\n"
+                    f"sys.argv = [{MODULE!r}] + sys.argv[1:]\n"
+                    f"runpy.run_path({MODULE!r}, run_name='__main__')\n"
+                )
+            command = [sys.executable, "-I", wrapper]
+        else:
+            command = [sys.executable, "-I", MODULE]
+        path = self.write_selection(fixture())
+        completed = subprocess.run([*command, "--state-root", self.state, "--selection", path], capture_output=True)
+        result = Result(completed)
+        self.assertResult(result, "graphify_missing", 3)
+        self.assertEqual(self.entries(), ["state.json"])
+
+    def test_api_shape_checks(self) -> None:
+        def good(extraction: Any, *, directed: bool = False, dedup: bool = True) -> Any:
+            return None
+
+        def export(g: Any, c: Any, p: str, *, force: bool = False, built_at_commit: str | None = None) -> bool:
+            return True
+
+        def kwargs_only(*args: Any, **kwargs: Any) -> bool:
+            return True
+
+        from types import SimpleNamespace as NS
+
+        def resolve(**modules: Any) -> str | None:
+            base = {"validate": NS(assert_valid=lambda e: None), "build": NS(build_from_json=good),
+                    "export": NS(to_json=export)}
+            base.update(modules)
+            try:
+                cp.resolve_graphify(base)
+            except cp.ProjectionError as error:
+                return error.code
+            return None
+
+        self.assertIsNone(resolve())
+        self.assertIsNone(resolve(export=NS(to_json=kwargs_only)))
+        self.assertEqual(resolve(validate=NS()), "graphify_incompatible")
+        self.assertEqual(resolve(build=NS(build_from_json="not callable")), "graphify_incompatible")
+        self.assertEqual(resolve(build=NS(build_from_json=lambda e, directed=True: None)), "graphify_incompatible")
+        self.assertEqual(resolve(export=NS(to_json=lambda g, c: True)), "graphify_incompatible")
+
+
+class TestVerifyAndDryRun(TempDirTestCase):
+    def test_verify_reads_never_writes(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        before = snapshot_tree(self.state)
+        mtime = os.stat(self.state).st_mtime_ns
+        result = self.verify()
+        self.assertResult(result, "verified")
+        self.assertEqual(snapshot_tree(self.state), before)
+        self.assertEqual(os.stat(self.state).st_mtime_ns, mtime)
+        self.assertEqual(result.json["graphSha256"], cp.sha256_hex(self.read("graph.json")))
+
+    def test_verify_detects_every_mismatch(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        originals = {name: self.read(name) for name in DERIVED}
+        for name in DERIVED:
+            for damage in ("edit", "remove"):
+                with self.subTest(name=name, damage=damage):
+                    path = os.path.join(self.state, name)
+                    if damage == "remove":
+                        os.unlink(path)
+                    else:
+                        with open(path, "ab") as handle:
+                            handle.write(b" ")
+                    self.assertResult(self.verify(), "receipt_mismatch")
+                    with open(path, "wb") as handle:
+                        handle.write(originals[name])
+                    self.assertResult(self.verify(), "verified")
+
+    def test_verify_detects_a_receipt_for_another_selection(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        old_receipt = self.read("receipt.json")
+        self.assertResult(self.project(family(revision=2)), "built")
+        with open(os.path.join(self.state, "receipt.json"), "wb") as handle:
+            handle.write(old_receipt)
+        self.assertResult(self.verify(), "receipt_mismatch")
+
+    def test_verify_without_state(self) -> None:
+        self.assertResult(self.verify(), "state_missing")
+        os.mkdir(self.state)
+        self.assertResult(self.verify(), "state_missing")
+
+    def test_dry_run_writes_nothing(self) -> None:
+        fresh = self.write_selection(fixture())
+        result = run_standin(["--state-root", self.state, "--selection", fresh, "--dry-run"])
+        self.assertResult(result, "checked")
+        self.assertNotIn("graphSha256", result.json)
+        self.assertFalse(os.path.exists(self.state))
+        self.assertResult(self.project(family()), "built")
+        before = snapshot_tree(self.state)
+        for value, code in (
+            (family(revision=2, exclude=["child"]), "checked"),
+            (family(), "checked"),
+            (family(text="Same revision, new text."), "revision_stale"),
+            (mutated(lambda v: v.update(raw=1)), "selection_unknown_field"),
+        ):
+            with self.subTest(code):
+                path = self.write_selection(value)
+                result = run_standin(["--state-root", self.state, "--selection", path, "--dry-run"])
+                self.assertResult(result, code)
+                self.assertEqual(snapshot_tree(self.state), before)
+        result = run_standin(["--state-root", self.state, "--dry-run"])
+        self.assertResult(result, "checked")
+        self.assertEqual(result.json["selectionRevision"], 1)
+
+    def test_dry_run_counts_match_a_build(self) -> None:
+        path = self.write_selection(fixture())
+        checked = run_standin(["--state-root", self.state, "--selection", path, "--dry-run"])
+        built = run_standin(["--state-root", self.state, "--selection", path])
+        for key in ("selectionDigest", "selectionRevision", "branches", "sources", "summaries", "edges", "tombstones"):
+            self.assertEqual(checked.json[key], built.json[key], key)
+
+
+class TestDeterminism(TempDirTestCase):
+    def test_same_content_same_bytes_under_any_hash_seed(self) -> None:
+        reordered = fixture()
+        reordered["branches"].reverse()
+        for b in reordered["branches"]:
+            b["summaries"].reverse()
+        outputs = []
+        for index, (value, seed) in enumerate(((fixture(), "0"), (reordered, "12345"), (fixture(), "random"))):
+            state = os.path.join(self.tmp, f"state-{index}")
+            path = self.write_selection(value, f"sel-{index}.json")
+            env = child_env(PYTHONHASHSEED=seed)
+            completed = subprocess.run(
+                [sys.executable, os.path.join(ROOT, "tests", "run_with_standin.py"), "ok", "--state-root", state,
+                 "--selection", path],
+                capture_output=True,
+                env=env,
+            )
+            self.assertEqual(completed.returncode, 0)
+            outputs.append({name: self.read(name, state) for name in PUBLISHED})
+        self.assertEqual(outputs[0], outputs[1])
+        self.assertEqual(outputs[0], outputs[2])
+
+    def test_no_timestamps_or_paths_in_outputs(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        for name in PUBLISHED:
+            data = self.read(name)
+            self.assertNotIn(self.tmp.encode(), data)
+            self.assertNotIn(b"2026-", data)
+
+
+if __name__ == "__main__":
+    unittest.main()
