@@ -11,8 +11,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), HERE]
 
-import conversation_projection  # noqa: E402
 import standin_graphify  # noqa: E402
+
+import conversation_projection  # noqa: E402
 
 if __name__ == "__main__":
     os.umask(0o077)

@@ -109,7 +109,9 @@ def make_loader(mode: str = "ok") -> Any:
             os.close(stray_fd)
         return True
 
-    def positional_to_json(graph: Any, communities: Any, output_path: str, force: bool, built_at_commit: str, /) -> bool:
+    def positional_to_json(
+        graph: Any, communities: Any, output_path: str, force: bool, built_at_commit: str, /
+    ) -> bool:
         return to_json(graph, communities, output_path, force=force, built_at_commit=built_at_commit)
 
     def build_without_dedup(extraction: dict[str, Any], *, directed: bool = False) -> dict[str, Any]:

@@ -23,12 +23,11 @@ from typing import Any
 # -I leaves the script's own directory off sys.path.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from cp_testlib import (  # noqa: E402
-    FIXTURE,
+from cp_testlib import (
     MODULE,
+    REQUIRE_DEV_TOOLS,
     ROOT,
     SCHEMA,
-    REQUIRE_DEV_TOOLS,
     Result,
     TempDirTestCase,
     branch,
@@ -46,7 +45,7 @@ from cp_testlib import (  # noqa: E402
 )
 
 try:
-    import jsonschema  # noqa: E402
+    import jsonschema
 except ImportError:  # pragma: no cover - CI installs it
     jsonschema = None
 
@@ -359,7 +358,9 @@ for _ref in ("file:///etc/passwd", "/etc/passwd", "../notes", "https://example.o
 invalid("memoryRef number", "selection_schema", lambda v: first_summary(v).update(memoryRef=7))
 # Approval and kind.
 for _approved in (False, "true", 1, None, [True]):
-    invalid(f"approved {_approved!r}", "selection_unapproved", lambda v, a=_approved: first_summary(v).update(approved=a))
+    invalid(
+        f"approved {_approved!r}", "selection_unapproved", lambda v, a=_approved: first_summary(v).update(approved=a)
+    )
 for _kind in ("note", "statement", "story", "Summary", 1, None):
     invalid(f"kind {_kind!r}", "selection_not_summary", lambda v, k=_kind: first_summary(v).update(kind=k))
 # Limits.
@@ -535,10 +536,19 @@ def generated_secrets(rng: random.Random) -> dict[str, str]:
         "github ghr": "gh" + "r_" + _random(ALNUM, 36, rng),
         "github pat": "github" + "_pat_" + _random(ALNUM, 22, rng) + "_" + _random(ALNUM, 59, rng),
         "gitlab": "gl" + "pat-" + _random(URLSAFE, 20, rng),
-        "slack bot": "xo" + "xb-" + "-".join(_random(string.digits, 12, rng) for _ in range(2)) + "-" + _random(ALNUM, 24, rng),
+        "slack bot": "xo"
+        + "xb-"
+        + "-".join(_random(string.digits, 12, rng) for _ in range(2))
+        + "-"
+        + _random(ALNUM, 24, rng),
         "slack user": "xo" + "xp-" + _random(string.digits, 12, rng) + "-" + _random(ALNUM, 24, rng),
-        "slack webhook": "https://hooks." + "slack.com/services/T" + _random(UPPER_DIGITS, 8, rng) + "/B"
-        + _random(UPPER_DIGITS, 8, rng) + "/" + _random(ALNUM, 24, rng),
+        "slack webhook": "https://hooks."
+        + "slack.com/services/T"
+        + _random(UPPER_DIGITS, 8, rng)
+        + "/B"
+        + _random(UPPER_DIGITS, 8, rng)
+        + "/"
+        + _random(ALNUM, 24, rng),
         "stripe live": "sk" + "_live_" + _random(ALNUM, 24, rng),
         "stripe restricted": "rk" + "_live_" + _random(ALNUM, 24, rng),
         "google api": "AI" + "za" + _random(URLSAFE, 35, rng),
@@ -549,7 +559,10 @@ def generated_secrets(rng: random.Random) -> dict[str, str]:
         "pypi": "py" + "pi-AgEIcHlwaS5vcmc" + _random(URLSAFE, 60, rng),
         "hugging face": "h" + "f_" + _random(string.ascii_letters, 34, rng),
         "jwt": f"{jwt_head}.ey" + "J" + _random(URLSAFE, 30, rng) + "." + _random(URLSAFE, 43, rng),
-        "url credentials": "https://" + _random(string.ascii_lowercase, 6, rng) + ":" + _random(ALNUM, 12, rng)
+        "url credentials": "https://"
+        + _random(string.ascii_lowercase, 6, rng)
+        + ":"
+        + _random(ALNUM, 12, rng)
         + "@db.example.org/x",
         "postgres credentials": "postgres://admin:" + _random(ALNUM, 10, rng) + "@localhost:5432/app",
         "azure": "DefaultEndpointsProtocol=https;AccountName=x;Account" + "Key=" + _random(B64, 86, rng) + "==",
@@ -728,7 +741,9 @@ class TestPrivacySentinels(TempDirTestCase):
         outputs.append(run_module(["--state-root", state, "--verify"]))
         stale = dict(good, branches=good["branches"][:1])
         outputs.append(run_standin(["--state-root", state, "--selection", self.write_selection(stale, f"{s}-st.json")]))
-        outputs.append(run_module(["--state-root", os.path.join(self.tmp, f"{s}-missing", "x"), "--selection", good_path]))
+        outputs.append(
+            run_module(["--state-root", os.path.join(self.tmp, f"{s}-missing", "x"), "--selection", good_path])
+        )
         outputs.append(run_module([f"--{s}", state]))
         codes = set()
         for result in outputs:
@@ -784,7 +799,6 @@ class TestModuleBoundary(TempDirTestCase):
         self.assertEqual(json.loads(completed.stdout)["code"], "selection_unknown_field")
 
 
-
 # ---------------------------------------------------------------------------
 # Reconciliation (pure, no disk)
 # ---------------------------------------------------------------------------
@@ -807,7 +821,9 @@ def family(revision: int = 1, child_revision: int = 1, text: str = "Child summar
         revision,
         [
             branch("parent", sources=["ref-a"]),
-            branch("child", child_revision, parent="parent", sources=["ref-a", "ref-b"], summaries=[summary("s1", text)]),
+            branch(
+                "child", child_revision, parent="parent", sources=["ref-a", "ref-b"], summaries=[summary("s1", text)]
+            ),
             branch("other"),
         ],
         **extra,
@@ -915,21 +931,42 @@ class TestProjection(unittest.TestCase):
         }
         self.assertEqual(
             nodes["branch:child"],
-            dict(provenance, id="branch:child", label="child", nodeKind="branch", file_type="concept",
-                 branchId="child", sourceRevision=2),
+            dict(
+                provenance,
+                id="branch:child",
+                label="child",
+                nodeKind="branch",
+                file_type="concept",
+                branchId="child",
+                sourceRevision=2,
+            ),
         )
         self.assertEqual(
             nodes["source:archive-entry-0002"],
-            dict(provenance, id="source:archive-entry-0002", label="archive-entry-0002", nodeKind="source",
-                 file_type="document", refId="archive-entry-0002",
-                 sha256="a6f3c1e0f64c6b1c5e0c7d6f1a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d"),
+            dict(
+                provenance,
+                id="source:archive-entry-0002",
+                label="archive-entry-0002",
+                nodeKind="source",
+                file_type="document",
+                refId="archive-entry-0002",
+                sha256="a6f3c1e0f64c6b1c5e0c7d6f1a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d",
+            ),
         )
         self.assertEqual(
             nodes["branch:parent:summary:proposal"],
-            dict(provenance, id="branch:parent:summary:proposal",
-                 label="Suggested keeping three rotating offline copies, checked monthly.", nodeKind="summary",
-                 file_type="rationale", summaryId="proposal", role="assistant", kind="summary", sourceRevision=1,
-                 memoryRef="memory-backup-rotation-0001"),
+            dict(
+                provenance,
+                id="branch:parent:summary:proposal",
+                label="Suggested keeping three rotating offline copies, checked monthly.",
+                nodeKind="summary",
+                file_type="rationale",
+                summaryId="proposal",
+                role="assistant",
+                kind="summary",
+                sourceRevision=1,
+                memoryRef="memory-backup-rotation-0001",
+            ),
         )
         self.assertNotIn("memoryRef", nodes["branch:child:summary:decision"])
         self.assertEqual(nodes["branch:child:summary:open-question"]["role"], "unknown")
@@ -974,7 +1011,9 @@ class TestProjection(unittest.TestCase):
     def test_only_selected_ancestors_become_nodes(self) -> None:
         state, _ = cp.reconcile(None, accepted(selection(1, [branch("child", parent="unselected")])))
         projection = cp.project(state)
-        self.assertEqual([n["id"] for n in projection.extraction["nodes"] if n["nodeKind"] == "branch"], ["branch:child"])
+        self.assertEqual(
+            [n["id"] for n in projection.extraction["nodes"] if n["nodeKind"] == "branch"], ["branch:child"]
+        )
         self.assertEqual([e["relation"] for e in projection.extraction["edges"]], ["approved_summary"])
 
     def test_no_relation_is_inferred_from_text(self) -> None:
@@ -1523,8 +1562,11 @@ class TestGraphifyBoundary(TempDirTestCase):
         from types import SimpleNamespace as NS
 
         def resolve(**modules: Any) -> str | None:
-            base = {"validate": NS(assert_valid=lambda e: None), "build": NS(build_from_json=good),
-                    "export": NS(to_json=export)}
+            base = {
+                "validate": NS(assert_valid=lambda e: None),
+                "build": NS(build_from_json=good),
+                "export": NS(to_json=export),
+            }
             base.update(modules)
             try:
                 cp.resolve_graphify(base)
@@ -1624,8 +1666,15 @@ class TestDeterminism(TempDirTestCase):
             path = self.write_selection(value, f"sel-{index}.json")
             env = child_env(PYTHONHASHSEED=seed)
             completed = subprocess.run(
-                [sys.executable, os.path.join(ROOT, "tests", "run_with_standin.py"), "ok", "--state-root", state,
-                 "--selection", path],
+                [
+                    sys.executable,
+                    os.path.join(ROOT, "tests", "run_with_standin.py"),
+                    "ok",
+                    "--state-root",
+                    state,
+                    "--selection",
+                    path,
+                ],
                 capture_output=True,
                 env=env,
             )
@@ -1640,6 +1689,44 @@ class TestDeterminism(TempDirTestCase):
             data = self.read(name)
             self.assertNotIn(self.tmp.encode(), data)
             self.assertNotIn(b"2026-", data)
+
+
+class TestPowerShellWrapper(unittest.TestCase):
+    SCRIPT = os.path.join(ROOT, "Project-ConversationContext.ps1")
+
+    def source(self) -> str:
+        with open(self.SCRIPT, encoding="utf-8") as handle:
+            return handle.read()
+
+    def test_parses_without_syntax_errors(self) -> None:
+        sys.path.insert(0, os.path.join(ROOT, "tests"))
+        try:
+            import check_powershell
+            import tree_sitter  # noqa: F401
+        except ImportError:
+            if REQUIRE_DEV_TOOLS:
+                self.fail("tree-sitter-powershell is required in CI")
+            self.skipTest("tree-sitter not installed")
+        with open(self.SCRIPT, "rb") as handle:
+            self.assertEqual(check_powershell.syntax_errors(handle.read()), [])
+        self.assertTrue(check_powershell.syntax_errors(b"param(\n[string] $x\nif ($x { 1 }\n"))
+
+    def test_python_missing_line_has_the_result_shape(self) -> None:
+        line = next(x for x in self.source().splitlines() if x.startswith("$pythonMissing = "))
+        literal = line.split("= ", 1)[1].strip("'")
+        expected = json.loads(cp.result_line(cp.Outcome("state_access", {})))
+        expected.update(code="python_missing")
+        self.assertEqual(literal, json.dumps(expected, sort_keys=True, separators=(",", ":")))
+
+    def test_runs_the_module_beside_it_isolated(self) -> None:
+        text = self.source()
+        self.assertIn("#Requires -Version 7.4", text)
+        self.assertIn("Join-Path -Path $PSScriptRoot -ChildPath 'conversation_projection.py'", text)
+        self.assertIn("@('-I', $module, '--state-root', $StateRoot)", text)
+        self.assertIn("exit $LASTEXITCODE", text)
+        for parameter in ("$PythonPath", "$StateRoot"):
+            block = text.split(parameter)[0].rsplit("[Parameter(", 1)[1]
+            self.assertIn("Mandatory = $true", block)
 
 
 if __name__ == "__main__":
