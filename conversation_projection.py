@@ -951,8 +951,15 @@ class OwnedDir:
         where, dir_fd = self._where(name)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY | _O_CLOEXEC
         fd = os.open(where, flags, 0o600, dir_fd=dir_fd)
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, 0o600)
+        try:
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, 0o600)
+        except BaseException:
+            # It is ours and empty: leave no half-made file behind.
+            os.close(fd)
+            with suppress(OSError):
+                self.unlink(name)
+            raise
         return fd
 
     def unlink(self, name: str) -> None:
@@ -1016,7 +1023,9 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
                     fail("state_access")
                 if not create:
                     return None
-                os.mkdir(part, 0o700, dir_fd=fd)
+                # Another invocation may create it first; the lock decides.
+                with suppress(FileExistsError):
+                    os.mkdir(part, 0o700, dir_fd=fd)
                 child = os.open(part, DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
                 if _is_link(os.stat(part, dir_fd=fd, follow_symlinks=False)):
@@ -1049,7 +1058,8 @@ def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
             fail("state_access")
         if not create:
             return None
-        os.mkdir(path, 0o700)
+        with suppress(FileExistsError):
+            os.mkdir(path, 0o700)
         st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         fail("state_access")
@@ -1169,10 +1179,15 @@ class Lock:
         content = f"{os.getpid()} {os.urandom(8).hex()}\n".encode("ascii")
         try:
             st = os.fstat(fd)
-            self.identity = (st.st_dev, st.st_ino, content)
-            os.write(fd, content)
-        finally:
+            if os.write(fd, content) != len(content):
+                raise OSError(errno.EIO, "short write")
+        except BaseException:
             os.close(fd)
+            with suppress(OSError):
+                self.owned.unlink(LOCK_NAME)
+            raise
+        os.close(fd)
+        self.identity = (st.st_dev, st.st_ino, content)
 
     def release(self) -> None:
         if self.identity is None:

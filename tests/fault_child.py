@@ -1,0 +1,110 @@
+"""Run one adapter invocation with filesystem faults injected.
+
+Usage: python -I tests/fault_child.py PLAN_JSON ARGS...
+
+PLAN_JSON: {"at": N or null, "action": "exit" | "kill" | "errno", "errno": E,
+            "trace": path or null, "swap": null or {"name": ..., "target": ...}}
+
+The os functions that mutate the filesystem are wrapped here, in the child,
+never in the shipped module.  Every call is one numbered step; at step
+``at`` the child dies (os._exit or SIGKILL) or the call raises OSError(E)
+instead of running.  With ``trace`` the steps are written there at the end.
+``swap`` replaces an owned name with a symlink right before the adapter
+opens it for reading, to stage a check-then-use race.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
+
+import standin_graphify  # noqa: E402
+
+import conversation_projection as cp  # noqa: E402
+
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+
+
+def describe(target: Any) -> str:
+    if isinstance(target, (str, bytes, os.PathLike)):
+        name = os.fsdecode(os.fspath(target))
+        return os.path.basename(name.rstrip("/")) or name
+    return "fd"
+
+
+class Faults:
+    def __init__(self, plan: dict[str, Any]) -> None:
+        self.at: int | None = plan.get("at")
+        self.action: str = plan.get("action", "exit")
+        self.errno: int = int(plan.get("errno", 5))
+        self.swap: dict[str, str] | None = plan.get("swap")
+        self.steps: list[str] = []
+
+    def step(self, label: str) -> None:
+        index = len(self.steps)
+        self.steps.append(label)
+        if index != self.at:
+            return
+        if self.action == "exit":
+            os._exit(137)
+        if self.action == "kill":
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise OSError(self.errno, os.strerror(self.errno))
+
+    def wrap(self, name: str, original: Callable[..., Any], counts: Callable[..., bool]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if counts(*args, **kwargs):
+                self.step(f"{name}:{describe(args[0]) if args else ''}")
+            return original(*args, **kwargs)
+
+        return wrapper
+
+    def install(self) -> None:
+        real_open = os.open
+
+        def opening(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if self.swap and describe(path) == self.swap["name"] and not flags & WRITE_FLAGS:
+                # Stage the race: the name becomes a symlink after every check.
+                dir_fd = kwargs.get("dir_fd")
+                os.unlink(path, dir_fd=dir_fd)
+                os.symlink(self.swap["target"], path, dir_fd=dir_fd)
+                self.swap = None
+            if flags & WRITE_FLAGS and path != os.devnull:
+                self.step(f"open:{describe(path)}")
+            return real_open(path, flags, *args, **kwargs)
+
+        os.open = opening
+        os.write = self.wrap("write", os.write, lambda fd, data: fd > 2)
+        os.fsync = self.wrap("fsync", os.fsync, lambda *a, **k: True)
+        os.replace = self.wrap("replace", os.replace, lambda *a, **k: True)
+        os.rename = self.wrap("rename", os.rename, lambda *a, **k: True)
+        os.unlink = self.wrap("unlink", os.unlink, lambda *a, **k: True)
+        os.remove = self.wrap("remove", os.remove, lambda *a, **k: True)
+        os.mkdir = self.wrap("mkdir", os.mkdir, lambda *a, **k: True)
+        os.rmdir = self.wrap("rmdir", os.rmdir, lambda *a, **k: True)
+        os.chmod = self.wrap("chmod", os.chmod, lambda *a, **k: True)
+        if hasattr(os, "fchmod"):
+            os.fchmod = self.wrap("fchmod", os.fchmod, lambda *a, **k: True)
+
+
+def main(argv: list[str]) -> int:
+    plan = json.loads(argv[1])
+    faults = Faults(plan)
+    loader = standin_graphify.make_loader(plan.get("mode", "ok"))
+    faults.install()
+    code = cp.main(argv[2:], loader=loader)
+    if plan.get("trace"):
+        with open(plan["trace"], "w", encoding="utf-8") as handle:
+            json.dump(faults.steps, handle)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

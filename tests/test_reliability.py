@@ -1,0 +1,694 @@
+"""Reliability suite: crashes at every step, concurrent runs, hostile input
+and hostile filesystems.
+
+Run: python -I tests/test_reliability.py
+CP_FUZZ_EXAMPLES=N raises the number of fuzz cases (5,000 by default);
+CP_FUZZ_RANDOM=1 draws new cases instead of the reproducible default set.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import standin_graphify
+from cp_testlib import (
+    HERE,
+    REQUIRE_DEV_TOOLS,
+    Result,
+    TempDirTestCase,
+    branch,
+    child_env,
+    cp,
+    encode,
+    fixture,
+    run_module,
+    run_standin,
+    selection,
+    snapshot_tree,
+    summary,
+)
+
+try:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover - CI installs it
+    given = None
+
+FAULT_CHILD = os.path.join(HERE, "fault_child.py")
+PUBLISHED = ["extraction.json", "graph.json", "receipt.json", "state.json"]
+IS_ROOT = os.name == "posix" and os.geteuid() == 0
+
+
+def run_faulty(plan: dict[str, Any], args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-I", FAULT_CHILD, json.dumps(plan), *args], capture_output=True, env=child_env(), timeout=60
+    )
+
+
+def copy_state(source: str, target: str) -> None:
+    os.mkdir(target, 0o700)
+    for name in os.listdir(source):
+        shutil.copy2(os.path.join(source, name), os.path.join(target, name))
+
+
+def read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def second_revision() -> dict[str, Any]:
+    value = fixture()
+    value["revision"] = 2
+    value["exclude"] = ["discarded-idea", "parent"]
+    for entry in value["branches"]:
+        if entry["branchId"] == "child":
+            entry["sourceRevision"] = 3
+            entry["summaries"][0]["text"] = "Chose an encrypted drive, swapped every Sunday and checked monthly."
+    return value
+
+
+class Lifecycle(TempDirTestCase):
+    """A built revision 1 and, beside it, the bytes a clean build gives for
+    revision 1 and for revision 2 applied on top of it."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.base = os.path.realpath(tempfile.mkdtemp(prefix="cp-rel-"))
+        cls.template = os.path.join(cls.base, "template")
+        cls.first = os.path.join(cls.base, "first.json")
+        cls.second = os.path.join(cls.base, "second.json")
+        with open(cls.first, "wb") as handle:
+            handle.write(encode(fixture()))
+        with open(cls.second, "wb") as handle:
+            handle.write(encode(second_revision()))
+        assert run_standin(["--state-root", cls.template, "--selection", cls.first]).code == "built"
+        cls.old = {name: read(os.path.join(cls.template, name)) for name in PUBLISHED}
+        newer = os.path.join(cls.base, "newer")
+        copy_state(cls.template, newer)
+        assert run_standin(["--state-root", newer, "--selection", cls.second]).code == "built"
+        cls.new = {name: read(os.path.join(newer, name)) for name in PUBLISHED}
+        trace = os.path.join(cls.base, "trace.json")
+        probe = os.path.join(cls.base, "probe")
+        copy_state(cls.template, probe)
+        completed = run_faulty({"at": None, "trace": trace}, ["--state-root", probe, "--selection", cls.second])
+        assert json.loads(completed.stdout)["code"] == "built"
+        with open(trace, encoding="utf-8") as handle:
+            cls.steps: list[str] = json.load(handle)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        shutil.rmtree(cls.base, ignore_errors=True)
+
+    def fresh(self) -> str:
+        """A new copy of the built revision 1, in a directory of its own."""
+        self.state = tempfile.mkdtemp(prefix="state-", dir=self.tmp)
+        os.rmdir(self.state)
+        copy_state(self.template, self.state)
+        return self.state
+
+    def assert_complete_state(self) -> dict[str, bytes]:
+        """state.json is the whole old or the whole new state; returns the
+        matching clean-build bytes."""
+        current = self.read("state.json")
+        self.assertIn(current, (self.old["state.json"], self.new["state.json"]))
+        return self.old if current == self.old["state.json"] else self.new
+
+    def assert_owner_only(self) -> None:
+        if os.name != "posix":
+            return
+        self.assertEqual(stat.S_IMODE(os.stat(self.state).st_mode), 0o700)
+        for name in os.listdir(self.state):
+            mode = stat.S_IMODE(os.lstat(os.path.join(self.state, name)).st_mode)
+            self.assertEqual(mode, 0o700 if name == "cache" else 0o600, name)
+
+    def assert_recovers(self, expected: dict[str, bytes]) -> None:
+        """As an operator would: clear an orphan lock, rebuild, verify."""
+        lock = os.path.join(self.state, "projection.lock")
+        if os.path.exists(lock):
+            os.unlink(lock)
+        self.assertResult(self.rebuild(), "built")
+        self.assertResult(self.verify(), "verified")
+        for name in PUBLISHED:
+            self.assertEqual(self.read(name), expected[name], name)
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.assertResult(run_standin(["--state-root", self.state, "--selection", self.second]), "built")
+        for name in PUBLISHED:
+            self.assertEqual(self.read(name), self.new[name], name)
+
+
+class TestCrashConsistency(Lifecycle):
+    def test_every_step_is_enumerated(self) -> None:
+        labels = {step.split(":")[0] for step in self.steps}
+        self.assertTrue({"open", "write", "fsync", "replace", "unlink", "fchmod"} <= labels, labels)
+        self.assertEqual(self.steps[0], "open:projection.lock")
+        self.assertEqual(self.steps[-1], "unlink:projection.lock")
+        commit = self.steps.index("replace:state.json.tmp")
+        self.assertLess(commit, self.steps.index("replace:extraction.json.tmp"))
+        self.assertLess(self.steps.index("replace:graph.json.tmp"), self.steps.index("replace:receipt.json.tmp"))
+        self.assertGreaterEqual(len(self.steps), 40)
+
+    def crash_at_every_step(self, action: str, expected_returncode: int) -> None:
+        for index, label in enumerate(self.steps):
+            with self.subTest(step=index, label=label):
+                self.fresh()
+                completed = run_faulty(
+                    {"at": index, "action": action}, ["--state-root", self.state, "--selection", self.second]
+                )
+                self.assertEqual(completed.returncode, expected_returncode)
+                self.assertEqual(completed.stderr, b"")
+                expected = self.assert_complete_state()
+                self.assert_owner_only()
+                self.assert_recovers(expected)
+
+    def test_exit_before_each_step(self) -> None:
+        self.crash_at_every_step("exit", 137)
+
+    @unittest.skipUnless(hasattr(signal, "SIGKILL"), "POSIX signals")
+    def test_sigkill_before_each_step(self) -> None:
+        self.crash_at_every_step("kill", -signal.SIGKILL)
+
+    def test_os_errors_at_each_step(self) -> None:
+        lock_release = len(self.steps) - 1
+        for code in (errno.ENOSPC, errno.EIO, errno.EACCES):
+            for index, label in enumerate(self.steps):
+                with self.subTest(errno=errno.errorcode[code], step=index, label=label):
+                    self.fresh()
+                    completed = run_faulty(
+                        {"at": index, "action": "errno", "errno": code},
+                        ["--state-root", self.state, "--selection", self.second],
+                    )
+                    result = Result(completed)
+                    self.assertEqual(completed.stderr, b"")
+                    self.assertEqual(len(result.lines), 1)
+                    if index == lock_release:
+                        # The run itself succeeded; only removing its lock failed,
+                        # which leaves the lock for the operator (README).
+                        self.assertEqual(result.code, "built")
+                    else:
+                        # A fault the callee absorbs (mkdir with exist_ok) may still build.
+                        self.assertIn(
+                            (result.returncode, result.code),
+                            {(0, "built"), (2, "state_access"), (3, "graphify_failed"), (3, "graphify_missing")},
+                        )
+                        self.assertNotIn("projection.lock", self.entries())
+                    expected = self.assert_complete_state()
+                    self.assert_recovers(expected)
+
+
+class TestConcurrency(Lifecycle):
+    def start_all(self, revisions: list[int], state: str) -> list[Result]:
+        paths = []
+        for revision in revisions:
+            value = dict(fixture(), revision=revision)
+            paths.append(self.write_selection(value, f"rev-{revision}.json"))
+        runner = os.path.join(HERE, "run_with_standin.py")
+        processes = [
+            subprocess.Popen(
+                [sys.executable, "-I", runner, "ok", "--state-root", state, "--selection", path],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=child_env(),
+            )
+            for path in paths
+        ]
+        results = []
+        for process in processes:
+            stdout, stderr = process.communicate(timeout=120)
+            results.append(Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)))
+        return results
+
+    def check(self, results: list[Result], revisions: list[int]) -> None:
+        for result in results:
+            self.assertEqual(result.stderr, b"")
+            self.assertIn((result.returncode, result.code), {(0, "built"), (2, "state_locked"), (2, "revision_stale")})
+        self.assertTrue([r for r in results if r.code == "built"])
+        state = json.loads(self.read("state.json"))
+        self.assertIn(state["selectionRevision"], revisions)
+        self.assertEqual(cp.validate_state(state), state)
+        self.assertNotIn("projection.lock", self.entries())
+        self.assertResult(self.rebuild(), "built")
+        self.assertResult(self.verify(), "verified")
+
+    def test_eight_updates_at_once_on_an_existing_state(self) -> None:
+        self.fresh()
+        revisions = list(range(2, 10))
+        self.check(self.start_all(revisions, self.state), revisions)
+
+    def test_eight_first_uses_at_once(self) -> None:
+        revisions = list(range(1, 9))
+        self.check(self.start_all(revisions, self.state), revisions)
+
+
+class TestHostileFilesystem(Lifecycle):
+    def outside_file(self, content: bytes = b"outside, must stay untouched") -> tuple[str, os.stat_result]:
+        path = os.path.join(self.tmp, "outside.txt")
+        with open(path, "wb") as handle:
+            handle.write(content)
+        return path, os.stat(path)
+
+    def assert_untouched(self, path: str, before: os.stat_result, content: bytes) -> None:
+        after = os.stat(path)
+        self.assertEqual(read(path), content)
+        self.assertEqual(
+            (after.st_mtime_ns, after.st_size, after.st_ino), (before.st_mtime_ns, before.st_size, before.st_ino)
+        )
+
+    @unittest.skipUnless(hasattr(os, "symlink"), "needs symlinks")
+    def test_owned_name_swapped_for_a_symlink_between_runs(self) -> None:
+        content = b"outside, must stay untouched"
+        for name in (*PUBLISHED, "state.json.tmp", "graph.json.tmp", "projection.lock", ".gfy-x1.tmp"):
+            with self.subTest(name):
+                self.fresh()
+                outside, before = self.outside_file(content)
+                path = os.path.join(self.state, name)
+                if os.path.exists(path):
+                    os.unlink(path)
+                os.symlink(outside, path)
+                tree = snapshot_tree(self.state)
+                for result in (
+                    self.rebuild(),
+                    self.project(second_revision()),
+                    self.verify(),
+                    run_standin(["--state-root", self.state, "--dry-run"]),
+                ):
+                    self.assertResult(result, "state_symlink")
+                self.assertEqual(snapshot_tree(self.state), tree)
+                self.assert_untouched(outside, before, content)
+
+    @unittest.skipUnless(cp.SUPPORTS_DIR_FD and hasattr(os, "symlink"), "POSIX dir_fd")
+    def test_owned_name_swapped_during_a_run(self) -> None:
+        # The swap happens inside os.open, after every check the adapter made.
+        for name, args in (
+            ("state.json", ["--selection", "SECOND"]),
+            ("state.json", ["--verify"]),
+            ("receipt.json", ["--verify"]),
+            ("graph.json.tmp", ["--selection", "SECOND"]),
+        ):
+            with self.subTest(name=name, args=args[0]):
+                self.fresh()
+                other_state = json.dumps({"stateSchemaVersion": 1}).encode()
+                outside, before = self.outside_file(other_state)
+                argv = ["--state-root", self.state, *[self.second if a == "SECOND" else a for a in args]]
+                completed = run_faulty({"at": None, "swap": {"name": name, "target": outside}}, argv)
+                result = Result(completed)
+                self.assertEqual(completed.stderr, b"")
+                self.assertEqual((result.returncode, result.code), (2, "state_symlink"))
+                self.assert_untouched(outside, before, other_state)
+                self.assertNotIn("projection.lock", self.entries())
+
+    def test_hard_links_are_never_written_through(self) -> None:
+        """Decision: hard links are tolerated.  The adapter never writes into an
+        existing file: it creates new ones and renames them over the old
+        names, so a hard link elsewhere keeps the old bytes and is never
+        deleted; only this directory's name moves on."""
+        self.fresh()
+        links = {}
+        for name in ("state.json", "graph.json", "extraction.json", "receipt.json"):
+            outside = os.path.join(self.tmp, f"hardlink-{name}")
+            os.link(os.path.join(self.state, name), outside)
+            links[name] = outside
+        self.assertResult(self.project(second_revision()), "built")
+        for name, outside in links.items():
+            self.assertEqual(read(outside), self.old[name], name)
+            self.assertEqual(self.read(name), self.new[name], name)
+        self.assertResult(self.verify(), "verified")
+
+    def test_unwritable_root_injected(self) -> None:
+        for code in (errno.EACCES, errno.EROFS):
+            with self.subTest(errno=errno.errorcode[code], case="existing"):
+                self.fresh()
+                tree = snapshot_tree(self.state)
+                completed = run_faulty(
+                    {"at": 0, "action": "errno", "errno": code},
+                    ["--state-root", self.state, "--selection", self.second],
+                )
+                self.assertEqual(json.loads(completed.stdout)["code"], "state_access")
+                self.assertEqual(completed.returncode, 2)
+                self.assertEqual(snapshot_tree(self.state), tree)
+            with self.subTest(errno=errno.errorcode[code], case="new"):
+                self.state = os.path.join(self.tmp, f"new-{code}")
+                completed = run_faulty(
+                    {"at": 0, "action": "errno", "errno": code},
+                    ["--state-root", self.state, "--selection", self.second],
+                )
+                self.assertEqual(json.loads(completed.stdout)["code"], "state_access")
+                self.assertFalse(os.path.exists(self.state))
+
+    @unittest.skipIf(IS_ROOT or os.name != "posix", "permission bits do not stop root")
+    def test_unwritable_root_for_real(self) -> None:
+        self.fresh()
+        os.chmod(self.state, 0o500)
+        self.addCleanup(os.chmod, self.state, 0o700)
+        tree = snapshot_tree(self.state)
+        self.assertResult(self.project(second_revision()), "state_access")
+        self.assertResult(self.rebuild(), "state_access")
+        self.assertEqual(snapshot_tree(self.state), tree)
+        self.assertResult(self.verify(), "verified")
+        parent = os.path.join(self.tmp, "locked-parent")
+        os.mkdir(parent, 0o500)
+        self.addCleanup(os.chmod, parent, 0o700)
+        self.assertResult(self.project(fixture(), state=os.path.join(parent, "state")), "state_access")
+
+
+class TestLeakSweep(TempDirTestCase):
+    SENTINEL = "qqsentinelzz"
+
+    def test_no_sentinel_escapes_on_any_code(self) -> None:
+        s = self.SENTINEL
+        root = os.path.join(self.tmp, f"{s}-root")
+        os.mkdir(root)
+        good = selection(
+            1,
+            [
+                branch(f"{s}-p", sources=[f"{s}-r"], summaries=[summary(f"{s}-a", f"{s} one.", memoryRef=f"{s}-m")]),
+                branch(f"{s}-c", parent=f"{s}-p", sources=[f"{s}-r"], summaries=[summary(f"{s}-b", f"{s} two.")]),
+            ],
+            corpus=f"{s}-corpus",
+        )
+
+        def sel(value: Any, tag: str) -> str:
+            return self.write_selection(value, f"{s}-{tag}.json")
+
+        def state(tag: str) -> str:
+            return os.path.join(root, f"{s}-{tag}")
+
+        def mutate(change: Any) -> Any:
+            value = json.loads(encode(good))
+            change(value)
+            return value
+
+        built_state = state("built")
+        seen: dict[str, Result] = {}
+
+        def record(result: Result) -> None:
+            self.assertEqual(len(result.lines), 1)
+            self.assertEqual(result.stderr, b"")
+            for needle in (s.encode(), self.tmp.encode(), b"Traceback", os.path.basename(self.tmp).encode()):
+                self.assertNotIn(needle, result.stdout)
+            seen.setdefault(str(result.code), result)
+
+        good_path = sel(good, "good")
+        record(run_standin(["--state-root", built_state, "--selection", good_path]))
+        record(run_module(["--state-root", built_state, "--verify"]))
+        record(run_standin(["--state-root", built_state, "--selection", good_path, "--dry-run"]))
+        for mode in ("missing", "absent", "build-raises", "interrupt"):
+            record(run_standin(["--state-root", state(mode), "--selection", good_path], mode))
+        record(run_module([f"--{s}", built_state]))
+        invalid = {
+            "unreadable": os.path.join(self.tmp, f"{s}-absent.json"),
+            "too-large": sel(b" " * (cp.MAX_SELECTION_BYTES + 1), "big"),
+            "malformed": sel(f'{{"{s}": '.encode(), "malformed"),
+            "dupkey": sel(f'{{"{s}": 1, "{s}": 1}}'.encode(), "dupkey"),
+            "unknown": sel(mutate(lambda v: v.update({s: s})), "unknown"),
+            "schema": sel(mutate(lambda v: v.update(revision=s)), "schema"),
+            "unapproved": sel(mutate(lambda v: v["branches"][0]["summaries"][0].update(approved=s)), "unapproved"),
+            "kind": sel(mutate(lambda v: v["branches"][0]["summaries"][0].update(kind=s)), "kind"),
+            "limit": sel(mutate(lambda v: v["branches"][0]["summaries"][0].update(text=s * 200)), "limit"),
+            "dupid": sel(mutate(lambda v: v["branches"].append(v["branches"][0])), "dupid"),
+            "cycle": sel(mutate(lambda v: v["branches"][0].update(parentBranchId=f"{s}-p")), "cycle"),
+            "secret": sel(
+                mutate(lambda v: v["branches"][0]["summaries"][0].update(text=f"{s} password=Q1w2e3r4t5")), "secret"
+            ),
+            "conflict": sel(mutate(lambda v: v.update(exclude=[f"{s}-c"], restore=[f"{s}-c"])), "conflict"),
+            "stale": sel(mutate(lambda v: v["branches"][0]["summaries"][0].update(text=f"{s} changed")), "stale"),
+            "source": sel(
+                mutate(lambda v: v.update(revision=2) or v["branches"][0]["summaries"][0].update(text=f"{s} x")),
+                "source",
+            ),
+            "corpus": sel(mutate(lambda v: v.update(revision=3, corpusId=f"{s}-other")), "corpus"),
+        }
+        for path in invalid.values():
+            record(run_standin(["--state-root", built_state, "--selection", path]))
+        record(run_standin(["--state-root", built_state, "--selection", good_path]))
+        record(run_standin(["--state-root", state("missing-state")]))
+        not_empty = state("not-empty")
+        os.mkdir(not_empty)
+        with open(os.path.join(not_empty, f"{s}.txt"), "w") as handle:
+            handle.write(s)
+        record(run_standin(["--state-root", not_empty, "--selection", good_path]))
+        with open(os.path.join(built_state, f"{s}-unknown"), "w") as handle:
+            handle.write(s)
+        record(run_standin(["--state-root", built_state]))
+        os.unlink(os.path.join(built_state, f"{s}-unknown"))
+        if hasattr(os, "symlink"):
+            os.symlink(built_state, state("link"))
+            record(run_standin(["--state-root", state("link")]))
+            os.unlink(state("link"))
+        with open(os.path.join(built_state, "projection.lock"), "w") as handle:
+            handle.write("1\n")
+        record(run_standin(["--state-root", built_state]))
+        os.unlink(os.path.join(built_state, "projection.lock"))
+        record(run_standin(["--state-root", built_state]))
+        with open(os.path.join(built_state, "graph.json"), "ab") as handle:
+            handle.write(s.encode())
+        record(run_module(["--state-root", built_state, "--verify"]))
+        corrupt = state("corrupt")
+        copy_state(built_state, corrupt)
+        state_text = read(os.path.join(corrupt, "state.json"))
+        with open(os.path.join(corrupt, "state.json"), "wb") as handle:
+            handle.write(state_text[:-40])
+        record(run_standin(["--state-root", corrupt]))
+        with open(os.path.join(corrupt, "state.json"), "wb") as handle:
+            handle.write(state_text.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":9'))
+        record(run_standin(["--state-root", corrupt]))
+        record(run_standin(["--state-root", os.path.join(self.tmp, f"{s}-no-parent", "x"), "--selection", good_path]))
+
+        reachable = set(cp.CODES)
+        self.assertEqual(set(seen), reachable, sorted(reachable - set(seen)))
+
+        allowed = {"state.json", "extraction.json", "graph.json"}
+        allowed |= {name + ".tmp" for name in allowed}
+        for current, _dirs, files in os.walk(root):
+            for name in files:
+                if s in name:
+                    continue  # the test's own planted files
+                if name not in allowed:
+                    self.assertNotIn(s.encode(), read(os.path.join(current, name)), name)
+
+
+if given is not None:
+
+    def json_values(depth: int = 2) -> Any:
+        scalars = st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(min_value=-(2**70), max_value=2**70),
+            st.floats(allow_nan=True, allow_infinity=True),
+            st.text(max_size=40),
+        )
+        if depth <= 0:
+            return scalars
+        inner = json_values(depth - 1)
+        return st.one_of(scalars, st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=12), inner, max_size=4))
+
+    ANY_TEXT = st.text(alphabet=st.characters(codec=None, min_codepoint=0, max_codepoint=0x10FFFF), max_size=60)
+    FIELD_NAMES = st.sampled_from(
+        [
+            "schemaVersion",
+            "corpusId",
+            "revision",
+            "branches",
+            "exclude",
+            "restore",
+            "branchId",
+            "sourceRevision",
+            "sources",
+            "summaries",
+            "parentBranchId",
+            "refId",
+            "sha256",
+            "summaryId",
+            "role",
+            "kind",
+            "approved",
+            "text",
+            "memoryRef",
+            "raw",
+            "prompt",
+            "path",
+        ]
+    )
+
+    def containers(value: Any) -> list[Any]:
+        found = []
+        pending = [value]
+        while pending:
+            item = pending.pop()
+            if isinstance(item, (dict, list)):
+                found.append(item)
+                pending.extend(item.values() if isinstance(item, dict) else item)
+        return found
+
+    @st.composite
+    def hostile_selection(draw: Any) -> bytes:
+        value = fixture()
+        value["revision"] = draw(st.sampled_from([1, 1, 2, 3]))
+        for _ in range(draw(st.integers(min_value=0, max_value=4))):
+            targets = containers(value)
+            target = draw(st.sampled_from(targets))
+            action = draw(st.sampled_from(["drop", "add", "rename", "retype", "text", "huge", "deep", "control"]))
+            if isinstance(target, dict) and target:
+                key = draw(st.sampled_from(sorted(target)))
+                if action == "drop":
+                    del target[key]
+                elif action == "add":
+                    target[draw(st.one_of(FIELD_NAMES, ANY_TEXT))] = draw(json_values())
+                elif action == "rename":
+                    target[draw(st.one_of(FIELD_NAMES, ANY_TEXT))] = target.pop(key)
+                elif action == "retype":
+                    target[key] = draw(json_values())
+                elif action == "text":
+                    target[key] = draw(ANY_TEXT)
+                elif action == "huge":
+                    target[key] = "x" * draw(st.sampled_from([1999, 2000, 2001, 70_000]))
+                elif action == "deep":
+                    nested: Any = target[key]
+                    for _ in range(draw(st.sampled_from([10, 63, 64, 65, 900, 5000]))):
+                        nested = [nested]
+                    target[key] = nested
+                else:
+                    target[key] = draw(st.text(alphabet=st.characters(max_codepoint=0x9F), max_size=10))
+            elif isinstance(target, list):
+                if action == "drop" and target:
+                    target.pop(draw(st.integers(min_value=0, max_value=len(target) - 1)))
+                else:
+                    target.append(draw(json_values()))
+        ensure_ascii = draw(st.booleans())
+        try:
+            text = json.dumps(value, ensure_ascii=ensure_ascii, indent=draw(st.sampled_from([None, 1])))
+        except (ValueError, RecursionError):
+            text = "[" * 5000
+        data = text.encode("utf-8", "surrogatepass")
+        byte_action = draw(st.sampled_from(["none", "none", "truncate", "duplicate", "garbage", "bom"]))
+        if byte_action == "truncate" and data:
+            data = data[: draw(st.integers(min_value=0, max_value=len(data) - 1))]
+        elif byte_action == "duplicate":
+            data = data.replace(b'"revision"', b'"revision": 1, "revision"', 1)
+        elif byte_action == "garbage":
+            data += draw(st.binary(min_size=1, max_size=8))
+        elif byte_action == "bom":
+            data = b"\xef\xbb\xbf" + data
+        return data
+
+    FUZZ_EXAMPLES = int(os.environ.get("CP_FUZZ_EXAMPLES", "5000"))
+
+
+class TestHostileInput(Lifecycle):
+    def test_fuzzed_selections(self) -> None:
+        if given is None:
+            if REQUIRE_DEV_TOOLS:
+                self.fail("hypothesis is required in CI")
+            self.skipTest("hypothesis not installed")
+        loader = standin_graphify.make_loader("ok")
+        documented = set(cp.CODES)
+        counter = {"cases": 0, "codes": set()}
+        work = os.path.join(self.tmp, "work")
+        selection_path = os.path.join(self.tmp, "fuzz.json")
+
+        @settings(
+            max_examples=FUZZ_EXAMPLES,
+            deadline=None,
+            database=None,
+            derandomize=os.environ.get("CP_FUZZ_RANDOM") != "1",
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(hostile_selection())
+        def case(data: bytes) -> None:
+            if os.path.exists(work):
+                shutil.rmtree(work)
+            copy_state(self.template, work)
+            with open(selection_path, "wb") as handle:
+                handle.write(data)
+            captured_out, captured_err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(captured_out), contextlib.redirect_stderr(captured_err):
+                exit_code, line = cp.execute(["--state-root", work, "--selection", selection_path], loader)
+            self.assertEqual((captured_out.getvalue(), captured_err.getvalue()), ("", ""))
+            self.assertNotIn("\n", line)
+            result = json.loads(line)
+            self.assertIn(result["code"], documented)
+            self.assertNotEqual(result["code"], "internal_error")
+            self.assertIn(exit_code, (0, 2))
+            self.assertEqual(result["exitCode"], exit_code)
+            if exit_code != 0:
+                self.assertEqual(read(os.path.join(work, "state.json")), self.old["state.json"])
+                self.assertEqual(os.listdir(work), ["state.json"])
+            counter["cases"] += 1
+            counter["codes"].add(result["code"])
+
+        with _fd_capture() as (out, err):
+            case()
+            written = (out(), err())
+        self.assertEqual(written, (b"", b""))
+        self.assertGreaterEqual(counter["cases"], min(FUZZ_EXAMPLES, 5000))
+        self.assertGreaterEqual(len(counter["codes"]), 8, counter["codes"])
+        print(f"\nfuzz: {counter['cases']} cases, {len(counter['codes'])} distinct codes", file=sys.__stderr__)
+
+    def test_fuzz_sample_through_the_real_command_line(self) -> None:
+        if given is None:
+            if REQUIRE_DEV_TOOLS:
+                self.fail("hypothesis is required in CI")
+            self.skipTest("hypothesis not installed")
+        paths = []
+
+        @settings(
+            max_examples=60, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+        )
+        @given(hostile_selection())
+        def collect(data: bytes) -> None:
+            paths.append(self.write_selection(data, f"cli-{len(paths)}.json"))
+
+        collect()
+        for path in paths:
+            self.fresh()
+            result = run_module(["--state-root", self.state, "--selection", path])
+            self.assertEqual(result.stderr, b"")
+            self.assertEqual(len(result.lines), 1)
+            self.assertIn(result.code, cp.CODES)
+            self.assertIn(result.returncode, (0, 2, 3))
+
+
+@contextlib.contextmanager
+def _fd_capture() -> Any:
+    """Send descriptors 1 and 2 to files for the duration, to prove that
+    nothing at all was written there."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    files = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]  # noqa: SIM115 - closed below
+    saved = [os.dup(1), os.dup(2)]
+    os.dup2(files[0].fileno(), 1)
+    os.dup2(files[1].fileno(), 2)
+
+    def reader(index: int) -> Any:
+        def read_back() -> bytes:
+            files[index].seek(0)
+            return bytes(files[index].read())
+
+        return read_back
+
+    try:
+        yield reader(0), reader(1)
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved:
+            os.close(fd)
+        for handle in files:
+            handle.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
