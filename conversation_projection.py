@@ -14,17 +14,19 @@ Graphify boundary; ``main``.
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import math
 import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
-from dataclasses import dataclass
-from typing import Any, NoReturn
+from collections.abc import Callable, Mapping, Sequence
+
+# Startup is most of what a rejected selection costs, so modules that are
+# slow to import (typing, dataclasses, contextlib, hashlib) stay out of it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 # ---------------------------------------------------------------------------
 # Codes, versions and limits
@@ -145,7 +147,9 @@ OWNED_FILES = frozenset((*PUBLISHED_NAMES, *TEMP_NAMES, LOCK_NAME))
 # a receipt vouches for a half-removed set.
 DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES)
 
-JsonObject = dict[str, Any]
+if TYPE_CHECKING:
+    JsonObject = dict[str, Any]
+    GraphifyLoader = Callable[[], Mapping[str, Any]]
 
 
 class ProjectionError(Exception):
@@ -192,7 +196,8 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
     return obj
 
 
-_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# The unrolled form: much faster than an alternation per character.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _BRACKET_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
@@ -263,6 +268,8 @@ def canonical_bytes(value: Any) -> bytes:
 
 
 def sha256_hex(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -464,55 +471,61 @@ def parse_selection(data: bytes) -> JsonObject:
 # ---------------------------------------------------------------------------
 # Modelled on the published gitleaks rules and detect-secrets plugins.  Each
 # family is anchored on a literal prefix or a key word so that prose about
-# secrets, commit SHAs, sha256 digests and UUIDs do not match.
+# secrets, commit SHAs, sha256 digests and UUIDs does not match.
 
-_ASSIGNMENT_KEYS = (
-    r"password|passwd|pwd|passphrase|secret|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
-    r"|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|bearer[_-]?token|token"
-    r"|private[_-]?key|credentials?"
+# Every pattern starts with a literal, so the regex engine jumps from one
+# occurrence of it to the next instead of trying every position; a family
+# that must not follow a letter or digit says so, and that is checked in
+# Python on the rare hits.  (A leading \\b made the scan 25 times slower.)
+SECRET_PATTERNS: tuple[tuple[str, str, bool], ...] = (
+    ("pem-private-key", r"-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----", False),
+    ("aws-access-key-id", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])", True),
+    ("github-token", r"gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])", True),
+    ("github-fine-grained", r"github_pat_[A-Za-z0-9_]{22,255}", True),
+    ("gitlab-token", r"glpat-[A-Za-z0-9_-]{20,}", True),
+    ("slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,}", True),
+    ("stripe-secret-live", r"sk_live_[A-Za-z0-9]{16,}", True),
+    ("stripe-restricted-live", r"rk_live_[A-Za-z0-9]{16,}", True),
+    ("google-api-key", r"AIza[0-9A-Za-z_-]{35}", True),
+    ("anthropic-key", r"sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,}", True),
+    ("openai-style-key", r"sk-(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}", True),
+    ("npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", True),
+    ("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{16,}", True),
+    ("huggingface-token", r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])", True),
+    ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", True),
+    ("url-credentials", r"://[^\s/:@\x00]{1,128}:[^\s/@\x00]{1,128}@", False),
+    ("sendgrid-key", r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}", True),
+    ("twilio-key", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", True),
+)
+# Matched against the lowercased text: these families ignore case.
+LOWERCASE_SECRET_PATTERNS: tuple[tuple[str, str, bool], ...] = (
+    ("aws-secret-key", r"aws[_-]?secret[_-]?(?:access[_-]?)?key[\"']?[ \t]*[:=][ \t]*[\"']?[a-z0-9/+=]{40}", True),
+    ("slack-webhook", r"hooks\.slack\.com/(?:services|workflows|triggers)/[a-z0-9+/_-]{16,}", False),
+    ("azure-account-key", r"accountkey=[a-z0-9+/=]{20,}", False),
 )
 
-SECRET_PATTERNS: tuple[tuple[str, str], ...] = (
-    ("pem-private-key", r"-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----"),
-    ("aws-access-key-id", r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b"),
-    (
-        "aws-secret-key",
-        r"(?i)aws[_-]?(?:secret)[_-]?(?:access[_-]?)?key[\"']?[ \t]*[:=][ \t]*[\"']?[A-Za-z0-9/+=]{40}",
-    ),
-    ("github-token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b"),
-    ("github-fine-grained", r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
-    ("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-    ("slack-token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
-    ("slack-webhook", r"(?i)hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,}"),
-    ("stripe-live", r"\b(?:sk|rk)_live_[A-Za-z0-9]{16,}"),
-    ("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
-    ("anthropic-key", r"\bsk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,}"),
-    ("openai-style-key", r"\bsk-(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}"),
-    ("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("pypi-token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{16,}"),
-    ("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b"),
-    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    ("url-credentials", r"\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/:@\x00]{1,128}:[^\s/@\x00]{1,128}@"),
-    ("azure-account-key", r"(?i)AccountKey=[A-Za-z0-9+/=]{20,}"),
-    ("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}"),
-    ("twilio-key", r"\bSK[0-9a-fA-F]{32}\b"),
-)
-
-# ``key = value`` or ``key: value``; the value must look like a credential,
-# not like a word of prose: see ``_credential_like``.
+# ``key = value`` or ``key: value``, found from the stems below and matched
+# from the start of the word that holds the stem.  The value must look like
+# a credential, not like a word of prose: see ``_credential_like``.
+ASSIGNMENT_STEMS = ("pass", "pwd", "secret", "key", "token", "credential")
 ASSIGNMENT_PATTERN = (
-    r"(?i)(?<![A-Za-z0-9])(?:" + _ASSIGNMENT_KEYS + r")[\"']?[ \t]*(?::|=|:=|=>)[ \t]*"
+    r"(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
+    r"|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|bearer[_-]?token|token"
+    r"|private[_-]?key|credentials?)[\"']?[ \t]*(?::=|=>|:|=)[ \t]*"
     r"(?:\"([^\"\x00\n]{4,256})\"|'([^'\x00\n]{4,256})'|([^\s\"',;\x00]{4,256}))"
 )
 PLACEHOLDER_VALUES = frozenset(
     {"none", "null", "nil", "true", "false", "empty", "redacted", "changeme", "example", "required", "optional"}
 )
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
 
-@dataclass(frozen=True)
 class _SecretRules:
-    families: re.Pattern[str]
-    assignment: re.Pattern[str]
+    def __init__(self) -> None:
+        self.families = [(re.compile(p), bounded) for _, p, bounded in SECRET_PATTERNS]
+        self.lowercase = [(re.compile(p), bounded) for _, p, bounded in LOWERCASE_SECRET_PATTERNS]
+        self.assignment = re.compile(ASSIGNMENT_PATTERN)
 
 
 _rules_cache: list[_SecretRules] = []
@@ -521,10 +534,7 @@ _rules_cache: list[_SecretRules] = []
 def _secret_rules() -> _SecretRules:
     # Compiled on first use, so that runs that stop earlier never pay for it.
     if not _rules_cache:
-        families = "|".join(f"(?:{pattern})" for _, pattern in SECRET_PATTERNS if not pattern.startswith("(?i)"))
-        insensitive = "|".join(f"(?:{pattern[4:]})" for _, pattern in SECRET_PATTERNS if pattern.startswith("(?i)"))
-        combined = f"{families}|(?i:{insensitive})"
-        _rules_cache.append(_SecretRules(re.compile(combined), re.compile(ASSIGNMENT_PATTERN)))
+        _rules_cache.append(_SecretRules())
     return _rules_cache[0]
 
 
@@ -542,15 +552,43 @@ def _credential_like(value: str) -> bool:
     return (has_digit and has_alpha) or (has_alpha and (has_symbol or has_inner_upper))
 
 
+def _family_hit(patterns: list[tuple[re.Pattern[str], bool]], text: str) -> bool:
+    for pattern, bounded in patterns:
+        for match in pattern.finditer(text):
+            start = match.start()
+            if not bounded or start == 0 or text[start - 1] not in _ALNUM:
+                return True
+    return False
+
+
+def _assignment_hit(rules: _SecretRules, original: str, lower: str) -> bool:
+    for stem in ASSIGNMENT_STEMS:
+        position = lower.find(stem)
+        while position >= 0:
+            start = position
+            while start > 0 and position - start < 24 and lower[start - 1] in _WORD_CHARS:
+                start -= 1
+            if start == 0 or lower[start - 1] not in _ALNUM:
+                match = rules.assignment.match(lower, start)
+                if match is not None:
+                    # The value keeps its case: take it from the original text.
+                    group = next(i for i in (1, 2, 3) if match.group(i) is not None)
+                    if _credential_like(original[match.start(group) : match.end(group)]):
+                        return True
+            position = lower.find(stem, position + 1)
+    return False
+
+
 def find_secret(text: str) -> bool:
     rules = _secret_rules()
-    if rules.families.search(text) is not None:
+    if _family_hit(rules.families, text):
         return True
-    for match in rules.assignment.finditer(text):
-        value = match.group(1) or match.group(2) or match.group(3) or ""
-        if _credential_like(value):
-            return True
-    return False
+    lower = text.lower()
+    # Offsets agree between the two only when lowercasing kept the length
+    # (a few characters, such as U+0130, grow); otherwise use the copy alone.
+    if len(lower) != len(text):
+        return _family_hit(rules.lowercase, lower) or _assignment_hit(rules, lower, lower)
+    return _family_hit(rules.lowercase, lower) or _assignment_hit(rules, text, lower)
 
 
 # ---------------------------------------------------------------------------
@@ -558,46 +596,59 @@ def find_secret(text: str) -> bool:
 # ---------------------------------------------------------------------------
 
 
+class SelectionHashes:
+    """The selection digest and each branch's content hash.  Sorted keys put
+    "branches" first, so the canonical form is the branches' own canonical
+    forms joined: one serialization gives every hash."""
+
+    __slots__ = ("branches", "digest")
+
+    def __init__(self, selection: JsonObject) -> None:
+        parts = [canonical_bytes(b) for b in selection["branches"]]
+        rest = canonical_bytes({k: v for k, v in selection.items() if k != "branches"})
+        self.digest = sha256_hex(b'{"branches":[' + b",".join(parts) + b"]," + rest[1:])
+        self.branches = {b["branchId"]: sha256_hex(p) for b, p in zip(selection["branches"], parts, strict=True)}
+
+
 def branch_content_sha256(branch: JsonObject) -> str:
     return sha256_hex(canonical_bytes(branch))
-
-
-def _high_water_for(branches: Sequence[JsonObject]) -> dict[str, JsonObject]:
-    return {
-        b["branchId"]: {"sourceRevision": b["sourceRevision"], "contentSha256": branch_content_sha256(b)}
-        for b in branches
-    }
 
 
 def new_state(selection: JsonObject) -> JsonObject:
     """The state of a directory that accepted exactly this first selection."""
     if selection["restore"]:
         fail("selection_conflict")
-    return _state_from(selection, {}, set(selection["exclude"]))
+    return _state_from(selection, SelectionHashes(selection), {}, set(selection["exclude"]))
 
 
-def _state_from(selection: JsonObject, high_water: dict[str, JsonObject], tombstones: set[str]) -> JsonObject:
+def _state_from(
+    selection: JsonObject, hashes: SelectionHashes, high_water: Mapping[str, JsonObject], tombstones: set[str]
+) -> JsonObject:
     merged = dict(high_water)
-    merged.update(_high_water_for(selection["branches"]))
+    for branch in selection["branches"]:
+        merged[branch["branchId"]] = {
+            "sourceRevision": branch["sourceRevision"],
+            "contentSha256": hashes.branches[branch["branchId"]],
+        }
     return {
         "stateSchemaVersion": STATE_SCHEMA_VERSION,
         "corpusId": selection["corpusId"],
         "selectionRevision": selection["revision"],
-        "selectionDigest": selection_digest(selection),
+        "selectionDigest": hashes.digest,
         "snapshot": selection,
         "highWater": dict(sorted(merged.items())),
         "tombstones": sorted(tombstones),
     }
 
 
-def _check_high_water(selection: JsonObject, high_water: Mapping[str, JsonObject]) -> None:
+def _check_high_water(selection: JsonObject, hashes: SelectionHashes, high_water: Mapping[str, JsonObject]) -> None:
     for branch in selection["branches"]:
         mark = high_water.get(branch["branchId"])
         if mark is None:
             continue
         behind = branch["sourceRevision"] < mark["sourceRevision"]
         rewritten = branch["sourceRevision"] == mark["sourceRevision"] and (
-            branch_content_sha256(branch) != mark["contentSha256"]
+            hashes.branches[branch["branchId"]] != mark["contentSha256"]
         )
         if behind or rewritten:
             fail("source_revision_conflict")
@@ -612,20 +663,21 @@ def reconcile(state: JsonObject | None, selection: JsonObject) -> tuple[JsonObje
         fail("corpus_mismatch")
     if selection["revision"] < state["selectionRevision"]:
         fail("revision_stale")
+    hashes = SelectionHashes(selection)
     if selection["revision"] == state["selectionRevision"]:
-        if selection_digest(selection) != state["selectionDigest"]:
+        if hashes.digest != state["selectionDigest"]:
             fail("revision_stale")
         return state, True
     previous = set(state["tombstones"])
     if not set(selection["restore"]) <= previous:
         fail("selection_conflict")
-    _check_high_water(selection, state["highWater"])
+    _check_high_water(selection, hashes, state["highWater"])
     listed = {b["branchId"] for b in selection["branches"]}
     omitted = {b["branchId"] for b in state["snapshot"]["branches"]} - listed
     tombstones = (previous - set(selection["restore"])) | set(selection["exclude"]) | omitted
     if len(tombstones) > MAX_TOMBSTONES:
         fail("selection_limit")
-    return _state_from(selection, state["highWater"], tombstones), False
+    return _state_from(selection, hashes, state["highWater"], tombstones), False
 
 
 def validate_state(value: Any) -> JsonObject:
@@ -659,7 +711,7 @@ def validate_state(value: Any) -> JsonObject:
             fail("state_corrupt")
         if not isinstance(mark["contentSha256"], str) or not SHA256_PATTERN.fullmatch(mark["contentSha256"]):
             fail("state_corrupt")
-    expected = _state_from(snapshot, high_water, set(tombstones))
+    expected = _state_from(snapshot, SelectionHashes(snapshot), high_water, set(tombstones))
     consistent = (
         canonical_bytes(expected) == canonical_bytes(value)
         and set(snapshot["exclude"]) <= set(tombstones)
@@ -701,14 +753,20 @@ def state_bytes(state: JsonObject) -> bytes:
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Projection:
-    extraction: JsonObject
-    branches: int
-    sources: int
-    summaries: int
-    edges: int
-    tombstones: int
+    """The extraction and the counts a result line reports."""
+
+    __slots__ = ("branches", "edges", "extraction", "sources", "summaries", "tombstones")
+
+    def __init__(
+        self, extraction: JsonObject, *, branches: int, sources: int, summaries: int, edges: int, tombstones: int
+    ) -> None:
+        self.extraction = extraction
+        self.branches = branches
+        self.sources = sources
+        self.summaries = summaries
+        self.edges = edges
+        self.tombstones = tombstones
 
 
 def project(state: JsonObject) -> Projection:
@@ -875,7 +933,11 @@ def read_selection(path: str) -> bytes:
 # operation re-checks its name with lstat, reparse points (junctions)
 # included, immediately before acting on it.
 
-SUPPORTS_DIR_FD = os.name == "posix" and os.open in os.supports_dir_fd and os.stat in os.supports_dir_fd
+SUPPORTS_DIR_FD = (
+    os.name == "posix"
+    and {os.open, os.stat, os.unlink, os.rename, os.mkdir, os.rmdir} <= os.supports_dir_fd
+    and os.listdir in os.supports_fd
+)
 DIR_FLAGS = os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC
 
 
@@ -957,21 +1019,27 @@ class OwnedDir:
         except BaseException:
             # It is ours and empty: leave no half-made file behind.
             os.close(fd)
-            with suppress(OSError):
+            try:
                 self.unlink(name)
+            except OSError:
+                pass
             raise
         return fd
 
     def unlink(self, name: str) -> None:
         # unlink never follows a symlink: it removes the name itself.
         where, dir_fd = self._where(name)
-        with suppress(FileNotFoundError):
+        try:
             os.unlink(where, dir_fd=dir_fd)
+        except FileNotFoundError:
+            pass
 
     def rmdir(self, name: str) -> None:
         where, dir_fd = self._where(name)
-        with suppress(FileNotFoundError):
+        try:
             os.rmdir(where, dir_fd=dir_fd)
+        except FileNotFoundError:
+            pass
 
     def rename(self, source: str, target: str) -> None:
         self._refuse_link(source)
@@ -1024,8 +1092,10 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
                 if not create:
                     return None
                 # Another invocation may create it first; the lock decides.
-                with suppress(FileExistsError):
+                try:
                     os.mkdir(part, 0o700, dir_fd=fd)
+                except FileExistsError:
+                    pass
                 child = os.open(part, DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
                 if _is_link(os.stat(part, dir_fd=fd, follow_symlinks=False)):
@@ -1058,8 +1128,10 @@ def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
             fail("state_access")
         if not create:
             return None
-        with suppress(FileExistsError):
+        try:
             os.mkdir(path, 0o700)
+        except FileExistsError:
+            pass
         st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         fail("state_access")
@@ -1077,10 +1149,12 @@ def open_root(root: str, create: bool) -> OwnedDir | None:
     return _open_root_portable(absolute, create)
 
 
-@dataclass(frozen=True)
 class DirectoryScan:
-    has_state: bool
-    has_lock: bool
+    __slots__ = ("has_lock", "has_state")
+
+    def __init__(self, has_state: bool, has_lock: bool) -> None:
+        self.has_state = has_state
+        self.has_lock = has_lock
 
 
 def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
@@ -1183,8 +1257,10 @@ class Lock:
                 raise OSError(errno.EIO, "short write")
         except BaseException:
             os.close(fd)
-            with suppress(OSError):
+            try:
                 self.owned.unlink(LOCK_NAME)
+            except OSError:
+                pass
             raise
         os.close(fd)
         self.identity = (st.st_dev, st.st_ino, content)
@@ -1208,8 +1284,6 @@ class Lock:
 # A loader returns {"version", "validate", "build", "export"}.  The real one
 # imports Graphify; tests pass an in-process stand-in of the same shape.
 
-GraphifyLoader = Callable[[], Mapping[str, Any]]
-
 
 def graphify_version() -> str | None:
     try:
@@ -1231,14 +1305,22 @@ def load_graphify() -> Mapping[str, Any]:
     }
 
 
-@dataclass(frozen=True)
 class GraphifyApi:
     """The three calls the adapter makes, checked before any is made."""
 
-    version: str | None
-    assert_valid: Callable[..., Any]
-    build_from_json: Callable[..., Any]
-    to_json: Callable[..., Any]
+    __slots__ = ("assert_valid", "build_from_json", "to_json", "version")
+
+    def __init__(
+        self,
+        version: str | None,
+        assert_valid: Callable[..., Any],
+        build_from_json: Callable[..., Any],
+        to_json: Callable[..., Any],
+    ) -> None:
+        self.version = version
+        self.assert_valid = assert_valid
+        self.build_from_json = build_from_json
+        self.to_json = to_json
 
 
 def _accepts(function: Any, positional: int, keywords: Sequence[str]) -> bool:
@@ -1278,50 +1360,56 @@ def resolve_graphify(modules: Mapping[str, Any]) -> GraphifyApi:
     return GraphifyApi(version if isinstance(version, str) else None, assert_valid, build_from_json, to_json)
 
 
-@contextmanager
-def silenced() -> Iterator[None]:
+class silenced:
     """Keep Graphify's output off our stdout and stderr, at the descriptor
     level too, because what it prints can quote selected text."""
-    import io
 
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(OSError, ValueError, AttributeError):
-            stream.flush()
-    saved_streams = (sys.stdout, sys.stderr)
-    saved_fds: list[tuple[int, int]] = []
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
+    def __enter__(self) -> None:
+        import io
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        self.streams = (sys.stdout, sys.stderr)
+        self.saved: list[tuple[int, int]] = []
+        self.devnull = os.open(os.devnull, os.O_WRONLY)
         for target in (1, 2):
             try:
-                saved_fds.append((target, os.dup(target)))
-                os.dup2(devnull, target)
+                self.saved.append((target, os.dup(target)))
+                os.dup2(self.devnull, target)
             except OSError:
                 pass
         sys.stdout = io.StringIO()
         sys.stderr = io.StringIO()
-        yield
-    finally:
-        sys.stdout, sys.stderr = saved_streams
-        for target, saved in saved_fds:
+
+    def __exit__(self, *_exc: object) -> None:
+        sys.stdout, sys.stderr = self.streams
+        for target, saved in self.saved:
             os.dup2(saved, target)
             os.close(saved)
-        os.close(devnull)
+        os.close(self.devnull)
 
 
-def graph_matches(graph_data: bytes, extraction: JsonObject) -> bool:
-    """The exported graph must hold exactly the extraction's node ids and
-    (source, target, relation) edges: Graphify may add attributes, never
-    merge, rename or drop."""
+def graph_matches(graph: Any, extraction: JsonObject) -> bool:
+    """Graphify's graph must hold exactly the extraction's node ids and
+    (source, target, relation) edges, directed: it may add attributes, never
+    merge, rename or drop.  Checked on the built graph, before export."""
+    expected_nodes = {n["id"] for n in extraction["nodes"]}
+    expected_edges = {(e["source"], e["target"], e["relation"]) for e in extraction["edges"]}
     try:
-        graph = json.loads(graph_data)
-        node_ids = sorted(n["id"] for n in graph["nodes"])
-        links = graph["links"] if "links" in graph else graph["edges"]
-        edges = sorted((e["source"], e["target"], e["relation"]) for e in links)
+        directed = graph.is_directed()
+        nodes = set(graph.nodes)
+        edges = list(graph.edges(data="relation"))
     except Exception:
         return False
-    expected_nodes = sorted(n["id"] for n in extraction["nodes"])
-    expected_edges = sorted((e["source"], e["target"], e["relation"]) for e in extraction["edges"])
-    return graph.get("directed") is True and node_ids == expected_nodes and edges == expected_edges
+    return (
+        directed is True
+        and nodes == expected_nodes
+        and len(edges) == len(expected_edges)
+        and (set(edges) == expected_edges)
+    )
 
 
 def load_api(loader: GraphifyLoader) -> GraphifyApi:
@@ -1337,15 +1425,20 @@ def load_api(loader: GraphifyLoader) -> GraphifyApi:
     return resolve_graphify(modules)
 
 
-def build_graph(api: GraphifyApi, extraction_data: bytes, output_path: str, digest: str) -> None:
-    """Validate, build and export; any exception, or an export that does not
-    report success, is graphify_failed."""
+def build_graph(api: GraphifyApi, extraction: JsonObject, output_path: str, digest: str) -> None:
+    """Validate, build, check and export.  ``extraction`` is handed over:
+    Graphify may change it in place, so the caller has written its bytes
+    already and keeps no other use for it.  Any exception, a graph that
+    lost identities, or an export that does not report success is
+    graphify_failed."""
+    expected = {"nodes": extraction["nodes"][:], "edges": extraction["edges"][:]}
     written: Any = None
     with silenced():
         try:
-            api.assert_valid(json.loads(extraction_data))
-            graph = api.build_from_json(json.loads(extraction_data), directed=True, dedup=False)
-            written = api.to_json(graph, {}, output_path, force=True, built_at_commit=digest)
+            api.assert_valid(extraction)
+            graph = api.build_from_json(extraction, directed=True, dedup=False)
+            if graph_matches(graph, expected):
+                written = api.to_json(graph, {}, output_path, force=True, built_at_commit=digest)
         except Exception:
             written = None
     if written is not True:
@@ -1357,11 +1450,15 @@ def build_graph(api: GraphifyApi, extraction_data: bytes, output_path: str, dige
 # ---------------------------------------------------------------------------
 
 
-@dataclass
 class Outcome:
-    code: str
-    extra: dict[str, Any]
-    graphify_version: str | None = None
+    """A code, the status that goes with it on success, and Graphify's version."""
+
+    __slots__ = ("code", "extra", "graphify_version")
+
+    def __init__(self, code: str, extra: dict[str, Any], graphify_version: str | None = None) -> None:
+        self.code = code
+        self.extra = extra
+        self.graphify_version = graphify_version
 
 
 def _status(projection: Projection, state: JsonObject) -> dict[str, Any]:
@@ -1381,8 +1478,8 @@ def read_state(owned: OwnedDir) -> JsonObject | None:
     return None if data is None else parse_state(data)
 
 
-def _take_graph(owned: OwnedDir, extraction: JsonObject) -> bytes:
-    """Check what to_json left in graph.json.tmp, make it 0600, fsync it."""
+def _take_graph(owned: OwnedDir) -> bytes:
+    """What to_json left in graph.json.tmp: a regular file, made 0600 and fsynced."""
     temp = GRAPH_NAME + TMP_SUFFIX
     st = owned.lstat(temp)
     if st is None or not stat.S_ISREG(st.st_mode):
@@ -1397,8 +1494,6 @@ def _take_graph(owned: OwnedDir, extraction: JsonObject) -> bytes:
         os.fsync(fd)
     finally:
         os.close(fd)
-    if not graph_matches(data, extraction):
-        fail("graphify_failed")
     return data
 
 
@@ -1408,6 +1503,7 @@ def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outco
     projection = project(state)
     extraction = extraction_bytes(projection)
     owned.write_atomic(EXTRACTION_NAME, extraction)
+    status = _status(projection, state)
     version: str | None = None
     try:
         api = load_api(loader)
@@ -1415,8 +1511,8 @@ def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outco
         temp = GRAPH_NAME + TMP_SUFFIX
         # to_json writes through a symlinked destination: the name must not exist.
         owned.unlink(temp)
-        build_graph(api, extraction, os.path.join(owned.path, temp), state["selectionDigest"])
-        graph = _take_graph(owned, projection.extraction)
+        build_graph(api, projection.extraction, os.path.join(owned.path, temp), state["selectionDigest"])
+        graph = _take_graph(owned)
         owned.rename(temp, GRAPH_NAME)
         _remove_graphify_temps(owned)
         owned.sync()
@@ -1425,7 +1521,7 @@ def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outco
         return Outcome(error.code, {}, version)
     graph_sha = sha256_hex(graph)
     owned.write_atomic(RECEIPT_NAME, receipt_bytes(state, graph_sha, sha256_hex(extraction), version))
-    return Outcome("built", dict(_status(projection, state), graphSha256=graph_sha), version)
+    return Outcome("built", dict(status, graphSha256=graph_sha), version)
 
 
 def accept(owned: OwnedDir, selection: JsonObject | None) -> JsonObject:
@@ -1451,8 +1547,10 @@ def update(owned: OwnedDir, selection: JsonObject | ProjectionError | None, load
         return publish(owned, accept(owned, selection), loader)
     except BaseException:
         # Whatever stopped us, no half-published graph stays behind.
-        with suppress(OSError):
+        try:
             remove_derived(owned)
+        except OSError:
+            pass
         raise
 
 
@@ -1508,12 +1606,23 @@ def verify(owned: OwnedDir | None) -> Outcome:
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Arguments:
-    state_root: str
-    selection: str | None
-    verify: bool
-    dry_run: bool
+    __slots__ = ("dry_run", "selection", "state_root", "verify")
+
+    def __init__(self, state_root: str, selection: str | None, verify: bool, dry_run: bool) -> None:
+        self.state_root = state_root
+        self.selection = selection
+        self.verify = verify
+        self.dry_run = dry_run
+
+    def _key(self) -> tuple[str, str | None, bool, bool]:
+        return (self.state_root, self.selection, self.verify, self.dry_run)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Arguments) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
 
 VALUE_FLAGS = ("--state-root", "--selection")

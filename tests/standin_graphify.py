@@ -29,10 +29,28 @@ MODES = (
     "build-raises",
     "export-raises",
     "export-false",
-    "drop-node",  # the exported graph lacks a node
+    "drop-node",  # the built graph lacks a node
     "leave-gfy",  # a stray .gfy-*.tmp stays beside the output
     "interrupt",  # a BaseException that is not an Exception
 )
+
+
+class StandinGraph:
+    """The part of a networkx DiGraph the adapter reads, and the data to_json writes."""
+
+    def __init__(self, nodes: list[dict[str, Any]], links: list[dict[str, Any]]) -> None:
+        self.node_data = nodes
+        self.link_data = links
+
+    def is_directed(self) -> bool:
+        return True
+
+    @property
+    def nodes(self) -> list[str]:
+        return [n["id"] for n in self.node_data]
+
+    def edges(self, data: str) -> list[tuple[str, str, Any]]:
+        return [(e["source"], e["target"], e.get(data)) for e in self.link_data]
 
 
 class Interrupted(BaseException):
@@ -60,17 +78,23 @@ def make_loader(mode: str = "ok") -> Any:
 
     def build_from_json(
         extraction: dict[str, Any], *, directed: bool = False, root: Any = None, dedup: bool = True
-    ) -> dict[str, Any]:
+    ) -> StandinGraph:
         if mode == "build-raises":
             raise RuntimeError("build failed")
         if mode == "interrupt":
             raise Interrupted
         if directed is not True or dedup is not False:
             raise AssertionError("the adapter must build directed, without dedup")
-        return {"nodes": extraction["nodes"], "links": extraction["edges"]}
+        # Like Graphify, change the extraction in place.
+        for node in extraction["nodes"]:
+            node.setdefault("community", None)
+        nodes = [dict(n) for n in extraction["nodes"]]
+        if mode == "drop-node":
+            nodes = nodes[1:]
+        return StandinGraph(nodes, [dict(e) for e in extraction["edges"]])
 
     def to_json(
-        graph: dict[str, Any],
+        graph: StandinGraph,
         communities: Mapping[int, list[str]],
         output_path: str,
         *,
@@ -78,20 +102,17 @@ def make_loader(mode: str = "ok") -> Any:
         built_at_commit: str | None = None,
     ) -> bool:
         if mode == "noisy":
-            _noise("export: " + json.dumps(graph)[:200])
+            _noise("export: " + json.dumps(graph.node_data)[:200])
         if mode == "export-raises":
             raise OSError("disk full")
         if mode == "export-false":
             return False
-        nodes = [dict(n, community=None) for n in graph["nodes"]]
-        if mode == "drop-node":
-            nodes = nodes[1:]
         data = {
             "directed": True,
             "multigraph": False,
             "graph": {"graphify_version": STANDIN_VERSION},
-            "nodes": sorted(nodes, key=lambda n: json.dumps(n, sort_keys=True)),
-            "links": sorted(graph["links"], key=lambda e: json.dumps(e, sort_keys=True)),
+            "nodes": sorted(graph.node_data, key=lambda n: json.dumps(n, sort_keys=True)),
+            "links": sorted(graph.link_data, key=lambda e: json.dumps(e, sort_keys=True)),
             "hyperedges": [],
             "built_at_commit": built_at_commit,
         }
@@ -114,7 +135,7 @@ def make_loader(mode: str = "ok") -> Any:
     ) -> bool:
         return to_json(graph, communities, output_path, force=force, built_at_commit=built_at_commit)
 
-    def build_without_dedup(extraction: dict[str, Any], *, directed: bool = False) -> dict[str, Any]:
+    def build_without_dedup(extraction: dict[str, Any], *, directed: bool = False) -> StandinGraph:
         return build_from_json(extraction, directed=directed, dedup=False)
 
     def loader() -> Mapping[str, Any]:

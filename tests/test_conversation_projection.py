@@ -489,6 +489,14 @@ class TestAllowlist(unittest.TestCase):
         explicit = cp.validate_selection(dict(minimal(), exclude=[], restore=[]))
         self.assertEqual(cp.selection_digest(bare), cp.selection_digest(explicit))
 
+    def test_one_serialization_gives_every_hash(self) -> None:
+        for value in (fixture(), minimal(), selection(3, []), dict(minimal(), exclude=["x"], restore=["parent"])):
+            canonical = cp.validate_selection(value)
+            hashes = cp.SelectionHashes(canonical)
+            self.assertEqual(hashes.digest, cp.selection_digest(canonical))
+            for entry in canonical["branches"]:
+                self.assertEqual(hashes.branches[entry["branchId"]], cp.branch_content_sha256(entry))
+
     def test_cycle_detection_is_linear(self) -> None:
         chain = {f"n{i}": f"n{i + 1}" for i in range(200_000)}
         started = time.perf_counter()
@@ -1096,7 +1104,7 @@ class TestStateValidation(unittest.TestCase):
     def test_snapshot_is_not_rescanned_for_secrets(self) -> None:
         snapshot = copy.deepcopy(self.state["snapshot"])
         snapshot["branches"][0]["summaries"][0]["text"] = "password=Zx81kq9Lm2 kept from an older rule set"
-        state = cp._state_from(snapshot, self.state["highWater"] | cp._high_water_for(snapshot["branches"]), {"other"})
+        state = cp._state_from(snapshot, cp.SelectionHashes(snapshot), self.state["highWater"], {"other"})
         self.assertIsNone(self.code(cp.state_bytes(state)))
 
 

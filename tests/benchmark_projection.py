@@ -1,0 +1,329 @@
+"""Benchmark the adapter beside Graphify, by hand (not a timed test).
+
+Run with the Python of a Graphify install:
+    python -I tests/benchmark_projection.py [--quick]
+
+For maximum-size selections along each bound it reports, per stage, the
+median of several runs: read+parse+validate, reconcile, extraction, state
+commit, Graphify import (fresh interpreter), Graphify build+export, receipt;
+then end-to-end wall time and peak memory of the real command line, and the
+ratio of the adapter's own work to Graphify's build+export on the same
+extraction.  Then the budgets, and growth along each dimension.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+MODULE = os.path.join(ROOT, "conversation_projection.py")
+sys.path.insert(0, ROOT)
+
+import conversation_projection as cp  # noqa: E402
+
+QUICK = "--quick" in sys.argv
+REPEAT = 3 if QUICK else 5
+WORDS = [
+    *("backup", "rotation", "photo", "library", "drive", "weekly", "encrypted", "offsite", "checksum"),
+    *("restore", "plan", "family", "archive", "sunday", "evening", "cloud", "copy", "retention"),
+    *("schedule", "verify", "monthly", "budget", "network", "storage", "decision"),
+]
+
+
+def text_of(length: int, seed: int) -> str:
+    words = []
+    total = 0
+    index = seed
+    while total < length:
+        word = WORDS[index % len(WORDS)]
+        words.append(word)
+        total += len(word) + 1
+        index = index * 31 + 7
+    return " ".join(words)[:length].rstrip() or "x"
+
+
+def make_selection(branches: int, sources: int, summaries: int, text_length: int) -> dict[str, Any]:
+    result = []
+    for b in range(branches):
+        entry: dict[str, Any] = {
+            "branchId": f"branch-{b:04d}",
+            "sourceRevision": 1,
+            "sources": [
+                {"refId": f"ref-{b:04d}-{s:03d}", "sha256": hashlib.sha256(f"{b}-{s}".encode()).hexdigest()}
+                for s in range(sources)
+            ],
+            "summaries": [
+                {
+                    "summaryId": f"s-{m:03d}",
+                    "role": ("user", "assistant", "unknown")[m % 3],
+                    "kind": "summary",
+                    "approved": True,
+                    "text": text_of(text_length, b * 1000 + m),
+                }
+                for m in range(summaries)
+            ],
+        }
+        if b:
+            entry["parentBranchId"] = f"branch-{(b - 1) // 2:04d}"
+        result.append(entry)
+    return {"schemaVersion": 1, "corpusId": "benchmark", "revision": 1, "branches": result}
+
+
+def fit(branches: int, sources: int, summaries: int, text_length: int) -> dict[str, Any]:
+    """Shrink the text until the encoded selection is just under 2 MiB."""
+    while True:
+        value = make_selection(branches, sources, summaries, text_length)
+        if len(json.dumps(value).encode()) <= cp.MAX_SELECTION_BYTES:
+            return value
+        text_length = int(text_length * 0.97)
+
+
+def median_time(action: Callable[[], Any], repeat: int = REPEAT) -> float:
+    samples = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+# A child forked from this (large) process starts with its resident pages, so
+# peak memory is read through a small launcher whose own size is the baseline.
+LAUNCHER = (
+    "import resource, subprocess, sys, time\n"
+    "t = time.perf_counter(); p = subprocess.run(sys.argv[1:], capture_output=True)\n"
+    "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    "sys.stdout.write(p.stdout.decode())\n"
+)
+
+
+def launch(command: list[str]) -> tuple[float, int, str]:
+    """Wall time, peak RSS in KiB and the result line of one invocation."""
+    out = subprocess.run([sys.executable, "-I", "-c", LAUNCHER, *command], capture_output=True, check=True).stdout
+    first, _, line = out.decode().partition("\n")
+    seconds, rss = first.split()
+    return float(seconds), int(rss), line.strip()
+
+
+def run_cli(args: list[str]) -> tuple[float, int, str]:
+    """Wall time, peak RSS in KiB and the code of one real invocation."""
+    elapsed, rss, line = launch([sys.executable, "-I", MODULE, *args])
+    return elapsed, rss, json.loads(line)["code"] if line else "?"
+
+
+def baseline() -> tuple[float, int]:
+    samples = [launch([sys.executable, "-I", "-c", "pass"]) for _ in range(15)]
+    return statistics.median(s[0] for s in samples), int(statistics.median(s[1] for s in samples))
+
+
+def graphify_import_seconds() -> float:
+    code = (
+        "import time; t=time.perf_counter(); import graphify.validate, graphify.build, graphify.export; "
+        "print(time.perf_counter()-t)"
+    )
+    samples = [float(subprocess.check_output([sys.executable, "-I", "-c", code])) for _ in range(3)]
+    return statistics.median(samples)
+
+
+def stages(name: str, value: dict[str, Any], workdir: str) -> dict[str, float]:
+    from graphify.build import build_from_json
+    from graphify.export import to_json
+    from graphify.validate import assert_valid
+
+    path = os.path.join(workdir, f"{name}.json")
+    data = json.dumps(value).encode()
+    with open(path, "wb") as handle:
+        handle.write(data)
+    figures: dict[str, float] = {"bytes": len(data)}
+    figures["parse"] = median_time(lambda: cp.parse_selection(cp.read_selection(path)))
+    accepted = cp.parse_selection(cp.read_selection(path))
+    figures["reconcile"] = median_time(lambda: cp.reconcile(None, accepted))
+    state, _ = cp.reconcile(None, accepted)
+    figures["extraction"] = median_time(lambda: cp.extraction_bytes(cp.project(state)))
+    extraction = cp.extraction_bytes(cp.project(state))
+    owned_path = os.path.join(workdir, f"{name}-owned")
+    os.mkdir(owned_path, 0o700)
+    owned = cp.open_root(owned_path, create=False)
+    assert owned is not None
+    figures["commit"] = median_time(lambda: owned.write_atomic(cp.STATE_NAME, cp.state_bytes(state)))
+    graph_path = os.path.join(owned_path, "graph.json")
+    graphify_times, check_times = [], []
+    expected = cp.project(state).extraction
+    for _ in range(REPEAT):
+        handed = json.loads(extraction)  # the adapter hands over its in-memory extraction
+        with cp.silenced():
+            started = time.perf_counter()
+            assert_valid(handed)
+            graph = build_from_json(handed, directed=True, dedup=False)
+            built = time.perf_counter()
+            assert cp.graph_matches(graph, expected)
+            checked = time.perf_counter()
+            assert to_json(graph, {}, graph_path, force=True, built_at_commit=state["selectionDigest"])
+            exported = time.perf_counter()
+        graphify_times.append((built - started) + (exported - checked))
+        check_times.append(checked - built)
+    figures["graphify"] = statistics.median(graphify_times)
+    figures["take_graph"] = statistics.median(check_times)
+    with open(graph_path, "rb") as handle:
+        graph_bytes = handle.read()
+    figures["receipt"] = median_time(
+        lambda: owned.write_atomic(
+            cp.RECEIPT_NAME, cp.receipt_bytes(state, cp.sha256_hex(graph_bytes), cp.sha256_hex(extraction), "x")
+        )
+    )
+    owned.close()
+    figures["adapter"] = sum(
+        figures[k] for k in ("parse", "reconcile", "extraction", "commit", "take_graph", "receipt")
+    )
+    figures["ratio"] = figures["adapter"] / figures["graphify"]
+    state_root = os.path.join(workdir, f"{name}-state")
+    figures["e2e"], rss, code = run_cli(["--state-root", state_root, "--selection", path])
+    assert code == "built", code
+    figures["rss_mib"] = rss / 1024
+    figures["verify"] = median_time(lambda: run_cli(["--state-root", state_root, "--verify"]))
+    figures["graph_bytes"] = len(graph_bytes)
+    return figures
+
+
+def growth(workdir: str) -> None:
+    print("\n## Growth (time per item should stay flat)")
+
+    def per_item(
+        label: str, sizes: list[int], make: Callable[[int], dict[str, Any]], items: Callable[[int], int]
+    ) -> None:
+        # Past the 2 MiB input bound on purpose: growth is about the code, not the cap.
+        row = []
+        for size in sizes:
+            data = json.dumps(make(size)).encode()
+            accepted = cp.validate_selection(cp.parse_json(data))
+            state, _ = cp.reconcile(None, accepted)
+            parse = median_time(lambda data=data: cp.validate_selection(cp.parse_json(data)))
+            rest = median_time(
+                lambda accepted=accepted, state=state: (
+                    cp.reconcile(None, accepted),
+                    cp.extraction_bytes(cp.project(state)),
+                )
+            )
+            row.append(f"{size}: {(parse + rest) / items(size) * 1e6:.2f} us/item")
+        print(f"- {label}: " + ", ".join(row))
+
+    per_item("branches", [50, 100, 200, 400, 500], lambda n: make_selection(n, 2, 2, 200), lambda n: n)
+    per_item("sources per branch", [10, 25, 50, 100], lambda n: make_selection(20, n, 1, 50), lambda n: 20 * n)
+    per_item("summaries per branch", [10, 25, 50, 100], lambda n: make_selection(20, 1, n, 200), lambda n: 20 * n)
+    per_item(
+        "secret-scanned characters", [250, 500, 1000, 2000], lambda n: make_selection(100, 1, 10, n), lambda n: 1000 * n
+    )
+
+    row = []
+    for n in (25_000, 50_000, 100_000, 200_000):
+        parents = {f"b{i}": f"b{i + 1}" for i in range(n)}
+        elapsed = median_time(lambda parents=parents: cp.find_cycle(parents))
+        row.append(f"{n}: {elapsed / n * 1e6:.2f} us/branch")
+    print("- cycle detection (parent chains): " + ", ".join(row))
+
+    row = []
+    base = cp.parse_selection(json.dumps(make_selection(50, 2, 2, 100)).encode())
+    following = dict(base, revision=2)
+    for count in (1250, 2500, 5000, 10000):
+        state, _ = cp.reconcile(None, base)
+        state = dict(state, tombstones=sorted({f"gone-{i:05d}" for i in range(count)}))
+        data = cp.state_bytes(state)
+        elapsed = median_time(lambda data=data: cp.reconcile(cp.parse_state(data), following))
+        row.append(f"{count}: {elapsed / count * 1e6:.2f} us/tombstone ({elapsed * 1000:.1f} ms)")
+    print("- tombstones (read state + reconcile): " + ", ".join(row))
+
+
+def budgets(workdir: str, largest: dict[str, float]) -> None:
+    print("\n## Budgets")
+    pass_time, pass_rss = baseline()
+    huge = os.path.join(workdir, "huge.json")
+    with open(huge, "wb") as handle:
+        handle.truncate(1 << 30)
+    state_root = os.path.join(workdir, "rejections")
+    samples = [run_cli(["--state-root", state_root, "--selection", huge]) for _ in range(15)]
+    huge_time = statistics.median(s[0] for s in samples)
+    huge_rss = statistics.median(s[1] for s in samples)
+    print(f"- python -I -c pass: {pass_time * 1000:.1f} ms, {pass_rss / 1024:.1f} MiB")
+    print(
+        f"- 1 GiB selection: {samples[0][2]} in {huge_time * 1000:.1f} ms wall "
+        f"(budget 50 ms), {(huge_rss - pass_rss) / 1024:.1f} MiB above python -c pass (budget 10 MiB)"
+    )
+    bad = os.path.join(workdir, "bad.json")
+    with open(bad, "w") as handle:
+        json.dump({"schemaVersion": 1, "raw": "x"}, handle)
+    rejected = statistics.median(run_cli(["--state-root", state_root, "--selection", bad])[0] for _ in range(15))
+    print(
+        f"- rejected selection: {rejected * 1000:.1f} ms = {rejected / pass_time:.2f}x python -I -c pass (budget 1.5x)"
+    )
+    # What the installed console script does: import with cached bytecode.
+    import py_compile
+
+    py_compile.compile(MODULE, doraise=True)
+    entry = f"import sys; sys.path.insert(0, {ROOT!r}); from conversation_projection import main; sys.exit(main())"
+    for label, target in (("rejected selection", bad), ("1 GiB selection", huge)):
+        runs = [
+            launch([sys.executable, "-I", "-c", entry, "--state-root", state_root, "--selection", target])
+            for _ in range(15)
+        ]
+        elapsed = statistics.median(r[0] for r in runs)
+        print(
+            f"- {label} through the console script (cached bytecode): {elapsed * 1000:.1f} ms = "
+            f"{elapsed / pass_time:.2f}x python -I -c pass"
+        )
+    with open(MODULE, encoding="utf-8") as handle:
+        source = handle.read()
+    compiling = median_time(lambda: compile(source, MODULE, "exec"))
+    print(
+        f"- compiling the module (`python conversation_projection.py` does it on every run): {compiling * 1000:.1f} ms"
+    )
+    print(f"- read+parse+validate of the largest selection: {largest['parse'] * 1000:.1f} ms (budget 250 ms)")
+    print(f"- --verify of the largest graph: {largest['verify'] * 1000:.1f} ms (budget 500 ms)")
+    print(f"- adapter work / Graphify build+export, largest: {largest['ratio'] * 100:.1f}% (budget 10%)")
+
+
+def main() -> None:
+    workdir = os.path.realpath(tempfile.mkdtemp(prefix="cp-bench-"))
+    try:
+        print(f"# conversation projection benchmark (Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
+        print(f"Graphify import, fresh interpreter: {graphify_import_seconds() * 1000:.0f} ms")
+        shapes = {
+            "500 branches near 2 MiB": fit(500, 8, 4, 800),
+            "100 sources + 100 summaries per branch": fit(40, 100, 100, 300),
+            "2,000-character summaries": fit(110, 2, 9, 2000),
+        }
+        header = (
+            "| selection | bytes | parse+validate | reconcile | extraction | state commit | graph check | receipt |"
+            " Graphify build+export | adapter/Graphify | end-to-end | peak RSS | --verify |"
+        )
+        print("\n" + header)
+        print("|" + "---|" * 13)
+        results = {}
+        for name, value in shapes.items():
+            figures = stages(name.split()[0], value, workdir)
+            results[name] = figures
+            ms = {k: f"{v * 1000:.1f} ms" for k, v in figures.items()}
+            print(
+                f"| {name} | {figures['bytes'] / 1048576:.2f} MiB | {ms['parse']} | {ms['reconcile']} | "
+                f"{ms['extraction']} | {ms['commit']} | {ms['take_graph']} | {ms['receipt']} | {ms['graphify']} | "
+                f"{figures['ratio'] * 100:.1f}% | {ms['e2e']} | {figures['rss_mib']:.0f} MiB | {ms['verify']} |"
+            )
+        largest = max(results.values(), key=lambda f: f["graphify"])
+        budgets(workdir, largest)
+        growth(workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
