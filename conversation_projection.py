@@ -418,7 +418,9 @@ def _check_cross_references(branches: list[JsonObject], exclude: list[str], rest
 
 def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
     """Check a decoded selection against the allowlist and return its
-    canonical form: arrays sorted by ID, optional lists always present."""
+    canonical form: the same fields, every array sorted by its IDs.  An
+    absent optional list stays absent, so that the digest is exactly the
+    contract's recipe applied to the input."""
     if not isinstance(value, dict):
         fail("selection_schema")
     selection = _require_object(value, SELECTION_FIELDS, SELECTION_REQUIRED)
@@ -435,9 +437,10 @@ def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
         "corpusId": corpus_id,
         "revision": revision,
         "branches": sorted(branches, key=lambda b: b["branchId"]),
-        "exclude": exclude,
-        "restore": restore,
     }
+    for name, ids in (("exclude", exclude), ("restore", restore)):
+        if name in selection:
+            canonical[name] = ids
     if scan_secrets and find_secret(_scannable_text(canonical)):
         fail("selection_secret")
     return canonical
@@ -616,9 +619,9 @@ def branch_content_sha256(branch: JsonObject) -> str:
 
 def new_state(selection: JsonObject) -> JsonObject:
     """The state of a directory that accepted exactly this first selection."""
-    if selection["restore"]:
+    if selection.get("restore"):
         fail("selection_conflict")
-    return _state_from(selection, SelectionHashes(selection), {}, set(selection["exclude"]))
+    return _state_from(selection, SelectionHashes(selection), {}, set(selection.get("exclude", ())))
 
 
 def _state_from(
@@ -669,12 +672,13 @@ def reconcile(state: JsonObject | None, selection: JsonObject) -> tuple[JsonObje
             fail("revision_stale")
         return state, True
     previous = set(state["tombstones"])
-    if not set(selection["restore"]) <= previous:
+    restore = set(selection.get("restore", ()))
+    if not restore <= previous:
         fail("selection_conflict")
     _check_high_water(selection, hashes, state["highWater"])
     listed = {b["branchId"] for b in selection["branches"]}
     omitted = {b["branchId"] for b in state["snapshot"]["branches"]} - listed
-    tombstones = (previous - set(selection["restore"])) | set(selection["exclude"]) | omitted
+    tombstones = (previous - restore) | set(selection.get("exclude", ())) | omitted
     if len(tombstones) > MAX_TOMBSTONES:
         fail("selection_limit")
     return _state_from(selection, hashes, state["highWater"], tombstones), False
@@ -714,8 +718,8 @@ def validate_state(value: Any) -> JsonObject:
     expected = _state_from(snapshot, SelectionHashes(snapshot), high_water, set(tombstones))
     consistent = (
         canonical_bytes(expected) == canonical_bytes(value)
-        and set(snapshot["exclude"]) <= set(tombstones)
-        and not set(snapshot["restore"]) & set(tombstones)
+        and set(snapshot.get("exclude", ())) <= set(tombstones)
+        and not set(snapshot.get("restore", ())) & set(tombstones)
     )
     if not consistent:
         fail("state_corrupt")
@@ -726,7 +730,7 @@ def validate_snapshot(value: Any) -> JsonObject:
     """A persisted snapshot passes the selection rules, except the secret scan:
     it was scanned when accepted, and a later, stricter rule must not make an
     accepted state unreadable."""
-    if not isinstance(value, dict) or value.keys() != SELECTION_FIELDS:
+    if not isinstance(value, dict) or not SELECTION_REQUIRED <= value.keys() <= SELECTION_FIELDS:
         fail("state_corrupt")
     canonical = validate_selection(value, scan_secrets=False)
     if canonical_bytes(canonical) != canonical_bytes(value):
@@ -1692,17 +1696,21 @@ def _load_selection(path: str | None) -> JsonObject | ProjectionError | None:
 
 def run(args: Arguments, loader: GraphifyLoader) -> Outcome:
     selection = _load_selection(args.selection)
-    if args.verify:
-        return verify(open_root(args.state_root, create=False))
-    if args.dry_run:
-        return dry_run(open_root(args.state_root, create=False), selection)
-    # An invalid selection never creates a state directory.
-    owned = open_root(args.state_root, create=isinstance(selection, dict))
-    if owned is None:
-        if isinstance(selection, ProjectionError):
-            raise selection
-        fail("state_missing")
+    read_only = args.verify or args.dry_run
+    # An invalid selection never creates a state directory; nor does a check.
+    owned = open_root(args.state_root, create=not read_only and isinstance(selection, dict))
     try:
+        if args.verify:
+            return verify(owned)
+        if args.dry_run:
+            return dry_run(owned, selection)
+        if owned is None:
+            if isinstance(selection, ProjectionError):
+                raise selection
+            fail("state_missing")
+        # A read-only scan first, so that a refusal does not even create and
+        # remove the lock; then again under the lock, which closes the race.
+        scan_directory(owned, refuse_lock=True)
         lock = Lock(owned)
         lock.acquire()
         try:
@@ -1711,7 +1719,8 @@ def run(args: Arguments, loader: GraphifyLoader) -> Outcome:
         finally:
             lock.release()
     finally:
-        owned.close()
+        if owned is not None:
+            owned.close()
 
 
 def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tuple[int, str]:

@@ -477,17 +477,34 @@ class TestAllowlist(unittest.TestCase):
         finally:
             case.doCleanups()
 
-    def test_canonical_form_sorts_and_fills(self) -> None:
+    def test_canonical_form_sorts_and_keeps_fields(self) -> None:
         value = minimal()
         value["branches"].reverse()
         value["exclude"] = ["zz", "aa"]
         canonical = cp.validate_selection(json.loads(encode(value)))
         self.assertEqual([b["branchId"] for b in canonical["branches"]], ["child", "parent"])
         self.assertEqual(canonical["exclude"], ["aa", "zz"])
-        self.assertEqual(canonical["restore"], [])
-        bare = cp.validate_selection(minimal())
-        explicit = cp.validate_selection(dict(minimal(), exclude=[], restore=[]))
-        self.assertEqual(cp.selection_digest(bare), cp.selection_digest(explicit))
+        self.assertNotIn("restore", canonical)
+        self.assertNotIn("restore", cp.validate_selection(minimal()))
+        self.assertEqual(cp.validate_selection(dict(minimal(), restore=[]))["restore"], [])
+
+    def test_digest_is_the_contract_recipe_applied_to_the_input(self) -> None:
+        """As a user's script would compute it from the file: sort every
+        array by its IDs, then dumps with sorted keys and no spaces."""
+        for value in (fixture(), minimal(), dict(minimal(), exclude=["b", "a"]), dict(minimal(), restore=[])):
+            recipe = copy.deepcopy(value)
+            recipe["branches"].sort(key=lambda b: b["branchId"])
+            for entry in recipe["branches"]:
+                entry["sources"].sort(key=lambda s: s["refId"])
+                entry["summaries"].sort(key=lambda s: s["summaryId"])
+            for name in ("exclude", "restore"):
+                if name in recipe:
+                    recipe[name].sort()
+            text = json.dumps(recipe, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            expected = cp.sha256_hex(text.encode("utf-8"))
+            shuffled = copy.deepcopy(value)
+            shuffled["branches"].reverse()
+            self.assertEqual(cp.selection_digest(cp.parse_selection(encode(shuffled))), expected)
 
     def test_one_serialization_gives_every_hash(self) -> None:
         for value in (fixture(), minimal(), selection(3, []), dict(minimal(), exclude=["x"], restore=["parent"])):
@@ -1282,9 +1299,11 @@ class TestOwnedDirectory(TempDirTestCase):
                     with open(path, "w") as handle:
                         handle.write("x")
                 before = snapshot_tree(self.state)
+                mtime = os.stat(self.state).st_mtime_ns
                 self.assertResult(self.project(fixture()), "state_unknown_entry")
                 self.assertResult(self.rebuild(), "state_unknown_entry")
                 self.assertEqual(snapshot_tree(self.state), before)
+                self.assertEqual(os.stat(self.state).st_mtime_ns, mtime, "a refusal must not even take the lock")
                 if kind.endswith("dir"):
                     os.unlink(os.path.join(path, "inner.txt"))
                     os.rmdir(path)
