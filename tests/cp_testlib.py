@@ -48,6 +48,23 @@ SUCCESS_KEYS = ALWAYS_KEYS | {
 REQUIRE_DEV_TOOLS = os.environ.get("CP_REQUIRE_DEV_TOOLS") == "1"
 
 
+def _can_symlink() -> bool:
+    """Windows refuses symlinks without a privilege: those tests then skip."""
+    if not hasattr(os, "symlink"):
+        return False
+    probe = tempfile.mkdtemp(prefix="cp-symlink-")
+    try:
+        os.symlink(probe, os.path.join(probe, "link"))
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+    return True
+
+
+CAN_SYMLINK = _can_symlink()
+
+
 def fixture() -> dict[str, Any]:
     with open(FIXTURE, encoding="utf-8") as handle:
         loaded: dict[str, Any] = json.load(handle)

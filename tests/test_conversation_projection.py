@@ -24,6 +24,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from cp_testlib import (
+    CAN_SYMLINK,
     MODULE,
     REQUIRE_DEV_TOOLS,
     ROOT,
@@ -1317,7 +1318,7 @@ class TestOwnedDirectory(TempDirTestCase):
         self.assertResult(self.rebuild(), "state_unknown_entry")
         self.assertTrue(os.path.isdir(os.path.join(self.state, "receipt.json")))
 
-    @unittest.skipUnless(hasattr(os, "symlink"), "needs symlinks")
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
     def test_symlinks_are_refused_everywhere(self) -> None:
         outside = os.path.join(self.tmp, "outside.json")
         with open(outside, "wb") as handle:
@@ -1344,7 +1345,7 @@ class TestOwnedDirectory(TempDirTestCase):
                     with open(target, "wb") as handle:
                         handle.write(saved)
 
-    @unittest.skipUnless(hasattr(os, "symlink"), "needs symlinks")
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
     def test_symlinked_root_and_component(self) -> None:
         real = os.path.join(self.tmp, "real")
         os.mkdir(real)
@@ -1390,7 +1391,7 @@ class TestOwnedDirectory(TempDirTestCase):
         self.assertResult(self.rebuild(), "state_unknown_entry")
         self.assertEqual(snapshot_tree(self.state), before)
 
-    @unittest.skipUnless(hasattr(os, "symlink"), "needs symlinks")
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
     def test_symlink_inside_cache_and_cache_as_symlink(self) -> None:
         self.built()
         outside = os.path.join(self.tmp, "outside")

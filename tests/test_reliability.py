@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import standin_graphify
 from cp_testlib import (
+    CAN_SYMLINK,
     HERE,
     REQUIRE_DEV_TOOLS,
     Result,
@@ -267,7 +268,7 @@ class TestHostileFilesystem(Lifecycle):
             (after.st_mtime_ns, after.st_size, after.st_ino), (before.st_mtime_ns, before.st_size, before.st_ino)
         )
 
-    @unittest.skipUnless(hasattr(os, "symlink"), "needs symlinks")
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
     def test_owned_name_swapped_for_a_symlink_between_runs(self) -> None:
         content = b"outside, must stay untouched"
         for name in (*PUBLISHED, "state.json.tmp", "graph.json.tmp", "projection.lock", ".gfy-x1.tmp"):
@@ -289,7 +290,7 @@ class TestHostileFilesystem(Lifecycle):
                 self.assertEqual(snapshot_tree(self.state), tree)
                 self.assert_untouched(outside, before, content)
 
-    @unittest.skipUnless(cp.SUPPORTS_DIR_FD and hasattr(os, "symlink"), "POSIX dir_fd")
+    @unittest.skipUnless(cp.SUPPORTS_DIR_FD and CAN_SYMLINK, "POSIX dir_fd and symlinks")
     def test_owned_name_swapped_during_a_run(self) -> None:
         # The swap happens inside os.open, after every check the adapter made.
         for name, args in (
@@ -444,7 +445,7 @@ class TestLeakSweep(TempDirTestCase):
             handle.write(s)
         record(run_standin(["--state-root", built_state]))
         os.unlink(os.path.join(built_state, f"{s}-unknown"))
-        if hasattr(os, "symlink"):
+        if CAN_SYMLINK:
             os.symlink(built_state, state("link"))
             record(run_standin(["--state-root", state("link")]))
             os.unlink(state("link"))
