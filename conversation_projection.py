@@ -14,18 +14,19 @@ Graphify boundary; ``main``.
 from __future__ import annotations
 
 import errno
-import json
 import math
 import os
-import re
 import stat
 import sys
-from collections.abc import Callable, Mapping, Sequence
 
 # Startup is most of what a rejected selection costs, so modules that are
-# slow to import (typing, dataclasses, contextlib, hashlib) stay out of it.
+# slow to import stay off that path: json and re (with enum and functools
+# behind them), hashlib, typing, dataclasses, contextlib.  Each is imported
+# where it is first needed; a rejection needs none of them.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any, NoReturn
 
 # ---------------------------------------------------------------------------
@@ -96,15 +97,24 @@ MAX_NUMBER_CHARS = 32
 MAX_REVISION = 2**53 - 1
 READ_CHUNK = 1 << 16
 
-ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+DIGITS = "0123456789"
+LOWER = "abcdefghijklmnopqrstuvwxyz"
+ID_FIRST = frozenset(LOWER + DIGITS)
+ID_CHARS = frozenset(LOWER + DIGITS + "-")
+MAX_ID_CHARS = 64
 # A memory reference is an opaque handle: the ID alphabet, a little longer.
 # With no ':', '/', '\\' or '.', it can never be a URI, a path or a host.
-MEMORY_REF_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,127}")
-SHA256_PATTERN = re.compile(r"[0-9a-f]{64}")
-GFY_TEMP_PATTERN = re.compile(r"\.gfy-[A-Za-z0-9_]{1,64}\.tmp")
+MAX_MEMORY_REF_CHARS = 128
+HEX_DIGITS = frozenset(DIGITS + "abcdef")
+# mkstemp's alphabet, in Graphify's ".gfy-XXXXXXXX.tmp" temporaries.
+GFY_TEMP_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + "_")
+GFY_TEMP_PREFIX = ".gfy-"
 # C0 controls other than tab, newline and carriage return, DEL and C1.
-FORBIDDEN_TEXT_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-SURROGATES = re.compile(r"[\ud800-\udfff]")
+FORBIDDEN_TEXT_CHARS = frozenset(
+    [chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"] + [chr(c) for c in range(0x7F, 0xA0)]
+)
+VERSION_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + ".+-!_")
+JSON_WHITESPACE = " \t\n\r"
 ROLES = frozenset({"user", "assistant", "unknown"})
 
 SELECTION_FIELDS = frozenset({"schemaVersion", "corpusId", "revision", "branches", "exclude", "restore"})
@@ -196,41 +206,67 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
     return obj
 
 
-# The unrolled form: much faster than an alternation per character.
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_BRACKET_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+class _DecoderContext:
+    """What CPython's C scanner reads from a decoder: strict strings, our
+    hooks, no object_hook."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = staticmethod(_unique_object)
+    parse_float = staticmethod(_bounded_float)
+    parse_int = staticmethod(_bounded_int)
+    parse_constant = staticmethod(_reject_constant)
 
 
-def nesting_depth(data: bytes) -> int:
-    """Deepest bracket nesting outside strings, in linear time, no recursion."""
-    brackets = _JSON_STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
-    depth = deepest = 0
-    # Only pathological input has many brackets; a selection has a handful
-    # per branch, so this loop is short in practice.
-    for byte in brackets:
-        depth += _BRACKET_STEP[byte]
-        deepest = max(deepest, depth)
-    return deepest
+_scanner_cache: list[Callable[[str, int], tuple[Any, int]]] = []
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+def _scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """json's own C scanner, used directly: importing the json package costs
+    more than a whole rejection (it brings re, enum and functools)."""
+    if not _scanner_cache:
+        try:
+            from _json import make_scanner
+        except ImportError:  # another implementation: the json package's scanner
+            import json
+
+            decoder = json.JSONDecoder(
+                object_pairs_hook=_unique_object,
+                parse_float=_bounded_float,
+                parse_int=_bounded_int,
+                parse_constant=_reject_constant,
+            )
+            _scanner_cache.append(decoder.raw_decode)
+        else:
+            context: Any = _DecoderContext()
+            _scanner_cache.append(make_scanner(context))
+    return _scanner_cache[0]
 
 
-def _has_lone_surrogate(value: Any) -> bool:
-    """Walk decoded values without recursion; pairs decode to one character,
-    so any surrogate left is a lone one."""
-    pending = [value]
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _depth_or_surrogate(value: Any, max_depth: int, find_surrogates: bool) -> bool:
+    """True when containers nest deeper than ``max_depth`` or, if asked, a
+    string (key or value) holds a lone surrogate.  A walk, not recursion."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
     while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            if SURROGATES.search(item) is not None:
+        item, depth = pending.pop()
+        if depth > max_depth:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        if find_surrogates and isinstance(item, dict) and any(_has_surrogate(k) for k in item):
+            return True
+        for child in children:
+            if isinstance(child, (dict, list)):
+                pending.append((child, depth + 1))
+            elif find_surrogates and isinstance(child, str) and _has_surrogate(child):
                 return True
-        elif isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
     return False
 
 
@@ -243,27 +279,27 @@ def parse_json(data: bytes, max_depth: int = MAX_NESTING) -> Any:
         text = data.decode("utf-8", errors="strict")
     except UnicodeDecodeError:
         fail("selection_malformed")
-    if nesting_depth(data) > max_depth:
-        fail("selection_malformed")
+    start = len(text) - len(text.lstrip(JSON_WHITESPACE))
     try:
-        value = json.loads(
-            text,
-            object_pairs_hook=_unique_object,
-            parse_constant=_reject_constant,
-            parse_int=_bounded_int,
-            parse_float=_bounded_float,
-        )
+        value, end = _scanner()(text, start)
     except ProjectionError:
         raise
-    except (ValueError, RecursionError, MemoryError):
+    except (StopIteration, ValueError, RecursionError, MemoryError):
         fail("selection_malformed")
-    # Only a \u escape can produce a surrogate; strict UTF-8 never does.
-    if _SURROGATE_ESCAPE.search(text) is not None and _has_lone_surrogate(value):
+    if text[end:].lstrip(JSON_WHITESPACE):
+        fail("selection_malformed")
+    # Only a \\u escape can produce a surrogate: strict UTF-8 never does.
+    find_surrogates = "\\ud" in text or "\\uD" in text
+    if isinstance(value, (dict, list)) and _depth_or_surrogate(value, max_depth, find_surrogates):
+        fail("selection_malformed")
+    if isinstance(value, str) and find_surrogates and _has_surrogate(value):
         fail("selection_malformed")
     return value
 
 
 def canonical_bytes(value: Any) -> bytes:
+    import json
+
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
@@ -296,9 +332,21 @@ def _require_list(value: Any, limit: int) -> list[Any]:
     return value
 
 
+def is_id(value: Any, max_chars: int = MAX_ID_CHARS) -> bool:
+    """Lowercase letters, digits and hyphens, first a letter or digit."""
+    return (
+        isinstance(value, str) and 0 < len(value) <= max_chars and value[0] in ID_FIRST and ID_CHARS.issuperset(value)
+    )
+
+
+def is_sha256(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and HEX_DIGITS.issuperset(value)
+
+
 def _require_id(value: Any) -> str:
-    if not isinstance(value, str) or ID_PATTERN.fullmatch(value) is None:
+    if not is_id(value):
         fail("selection_schema")
+    assert isinstance(value, str)
     return value
 
 
@@ -311,11 +359,14 @@ def _require_revision(value: Any) -> int:
 def _require_text(value: Any) -> str:
     if not isinstance(value, str):
         fail("selection_schema")
-    if SURROGATES.search(value) is not None:
+    if _has_surrogate(value):
         fail("selection_malformed")
     if len(value) > MAX_TEXT_CHARS:
         fail("selection_limit")
-    if not value.strip() or FORBIDDEN_TEXT_CHARS.search(value) is not None:
+    # isprintable() is the fast path; tab, newline and format characters
+    # are allowed, so a False from it only means "look closer".
+    clean = value.isprintable() or FORBIDDEN_TEXT_CHARS.isdisjoint(value)
+    if not value.strip() or not clean:
         fail("selection_schema")
     return value
 
@@ -329,7 +380,7 @@ def _check_source(value: Any) -> JsonObject:
     source = _require_object(value, SOURCE_FIELDS, SOURCE_FIELDS)
     ref_id = _require_id(source["refId"])
     digest = source["sha256"]
-    if not isinstance(digest, str) or SHA256_PATTERN.fullmatch(digest) is None:
+    if not is_sha256(digest):
         fail("selection_schema")
     return {"refId": ref_id, "sha256": digest}
 
@@ -354,7 +405,7 @@ def _check_summary(value: Any) -> JsonObject:
     }
     if "memoryRef" in summary:
         ref = summary["memoryRef"]
-        if not isinstance(ref, str) or MEMORY_REF_PATTERN.fullmatch(ref) is None:
+        if not is_id(ref, MAX_MEMORY_REF_CHARS):
             fail("selection_schema")
         checked["memoryRef"] = ref
     return checked
@@ -526,6 +577,8 @@ _ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 
 class _SecretRules:
     def __init__(self) -> None:
+        import re
+
         self.families = [(re.compile(p), bounded) for _, p, bounded in SECRET_PATTERNS]
         self.lowercase = [(re.compile(p), bounded) for _, p, bounded in LOWERCASE_SECRET_PATTERNS]
         self.assignment = re.compile(ASSIGNMENT_PATTERN)
@@ -704,16 +757,16 @@ def validate_state(value: Any) -> JsonObject:
     high_water = value["highWater"]
     if not isinstance(tombstones, list) or len(tombstones) > MAX_TOMBSTONES or not isinstance(high_water, dict):
         fail("state_corrupt")
-    if not all(isinstance(t, str) and ID_PATTERN.fullmatch(t) for t in tombstones):
+    if not all(is_id(t) for t in tombstones):
         fail("state_corrupt")
-    if tombstones != sorted(set(tombstones)) or not all(ID_PATTERN.fullmatch(k) for k in high_water):
+    if tombstones != sorted(set(tombstones)) or not all(is_id(k) for k in high_water):
         fail("state_corrupt")
     for mark in high_water.values():
         if not isinstance(mark, dict) or mark.keys() != HIGH_WATER_FIELDS:
             fail("state_corrupt")
         if type(mark["sourceRevision"]) is not int or mark["sourceRevision"] < 1:
             fail("state_corrupt")
-        if not isinstance(mark["contentSha256"], str) or not SHA256_PATTERN.fullmatch(mark["contentSha256"]):
+        if not is_sha256(mark["contentSha256"]):
             fail("state_corrupt")
     expected = _state_from(snapshot, SelectionHashes(snapshot), high_water, set(tombstones))
     consistent = (
@@ -1195,7 +1248,7 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> DirectoryScan:
             cache_symlink, cache_unknown = _scan_cache(owned)
             symlink |= cache_symlink
             unknown |= cache_unknown
-        elif not stat.S_ISREG(st.st_mode) or (name not in OWNED_FILES and GFY_TEMP_PATTERN.fullmatch(name) is None):
+        elif not stat.S_ISREG(st.st_mode) or (name not in OWNED_FILES and not is_graphify_temp(name)):
             unknown = True
     if symlink:
         fail("state_symlink")
@@ -1210,9 +1263,20 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> DirectoryScan:
     return DirectoryScan(has_state, has_lock)
 
 
+def is_graphify_temp(name: str) -> bool:
+    """A name of the shape Graphify's to_json gives its temporary file."""
+    middle = name[len(GFY_TEMP_PREFIX) : -len(TMP_SUFFIX)]
+    return (
+        name.startswith(GFY_TEMP_PREFIX)
+        and name.endswith(TMP_SUFFIX)
+        and 0 < len(middle) <= 64
+        and GFY_TEMP_CHARS.issuperset(middle)
+    )
+
+
 def _remove_graphify_temps(owned: OwnedDir) -> None:
     for name in owned.names():
-        if GFY_TEMP_PATTERN.fullmatch(name):
+        if is_graphify_temp(name):
             owned.unlink(name)
 
 
@@ -1424,6 +1488,8 @@ def load_api(loader: GraphifyLoader) -> GraphifyApi:
             modules = None
     if modules is None:
         fail("graphify_missing")
+    from collections.abc import Mapping
+
     if not isinstance(modules, Mapping):
         fail("graphify_incompatible")
     return resolve_graphify(modules)
@@ -1666,7 +1732,23 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
     return Arguments(values["--state-root"], values.get("--selection"), is_verify, "--dry-run" in switches)
 
 
+def _json_scalar(value: Any) -> str:
+    """JSON for the result line's values, which are fixed codes, digests,
+    numbers and version strings; any other character is escaped anyway."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    escaped = "".join(c if " " <= c < "\x7f" and c not in '"\\' else f"\\u{ord(c):04x}" for c in text)
+    return f'"{escaped}"'
+
+
 def result_line(outcome: Outcome) -> str:
+    """One JSON object with sorted keys, built by hand: the json package is
+    not imported on the paths that need nothing else from it."""
     exit_code = CODES[outcome.code]
     result: dict[str, Any] = {
         "result": RESULT_WORD[exit_code],
@@ -1680,7 +1762,7 @@ def result_line(outcome: Outcome) -> str:
     }
     if exit_code == EXIT_OK:
         result.update(outcome.extra)
-    return json.dumps(result, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "{" + ",".join(f'"{key}":{_json_scalar(result[key])}' for key in sorted(result)) + "}"
 
 
 def _load_selection(path: str | None) -> JsonObject | ProjectionError | None:
