@@ -1353,11 +1353,19 @@ class Lock:
 # imports Graphify; tests pass an in-process stand-in of the same shape.
 
 
+def clean_version(value: Any) -> str | None:
+    """A version string fit for the result line (PEP 440 characters, short),
+    or None: versions come from package metadata and from the receipt."""
+    if isinstance(value, str) and 0 < len(value) <= 64 and VERSION_CHARS.issuperset(value):
+        return value
+    return None
+
+
 def graphify_version() -> str | None:
     try:
         from importlib import metadata
 
-        return metadata.version("graphifyy")
+        return clean_version(metadata.version("graphifyy"))
     except Exception:
         return None
 
@@ -1425,7 +1433,7 @@ def resolve_graphify(modules: Mapping[str, Any]) -> GraphifyApi:
     ):
         fail("graphify_incompatible")
     assert assert_valid is not None and build_from_json is not None and to_json is not None
-    return GraphifyApi(version if isinstance(version, str) else None, assert_valid, build_from_json, to_json)
+    return GraphifyApi(clean_version(version), assert_valid, build_from_json, to_json)
 
 
 class silenced:
@@ -1659,13 +1667,12 @@ def verify(owned: OwnedDir | None) -> Outcome:
         receipt = parse_json(receipt_data)
     except ProjectionError:
         fail("receipt_mismatch")
-    version = receipt.get("graphifyVersion") if isinstance(receipt, dict) else None
+    version = clean_version(receipt.get("graphifyVersion")) if isinstance(receipt, dict) else None
     projection = project(state)
     expected_extraction = extraction_bytes(projection)
     graph_sha = sha256_hex(graph_data)
-    expected_receipt = receipt_bytes(
-        state, graph_sha, sha256_hex(expected_extraction), version if isinstance(version, str) else None
-    )
+    # A receipt whose version is not a clean version string cannot match.
+    expected_receipt = receipt_bytes(state, graph_sha, sha256_hex(expected_extraction), version)
     if receipt_data != expected_receipt or extraction_data != expected_extraction:
         fail("receipt_mismatch")
     return Outcome("verified", dict(_status(projection, state), graphSha256=graph_sha), version)

@@ -1657,6 +1657,25 @@ class TestVerifyAndDryRun(TempDirTestCase):
             handle.write(old_receipt)
         self.assertResult(self.verify(), "receipt_mismatch")
 
+    def test_verify_refuses_a_receipt_with_an_unclean_version(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        receipt = json.loads(self.read("receipt.json"))
+        for version in ("0.9.96 \u001b[31m", "x" * 65, "", "sentinel text with spaces"):
+            with self.subTest(version=version):
+                receipt["graphifyVersion"] = version
+                data = json.dumps(receipt, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+                with open(os.path.join(self.state, "receipt.json"), "w", encoding="utf-8") as handle:
+                    handle.write(data)
+                result = self.verify()
+                self.assertResult(result, "receipt_mismatch")
+                self.assertNotIn(b"sentinel", result.stdout)
+
+    def test_clean_version(self) -> None:
+        self.assertEqual(cp.clean_version("0.9.96"), "0.9.96")
+        self.assertEqual(cp.clean_version("1.0.0rc1+local.7"), "1.0.0rc1+local.7")
+        for bad in (None, 1, "", "1.0 beta", "1.0\n", "v" * 65):
+            self.assertIsNone(cp.clean_version(bad))
+
     def test_verify_without_state(self) -> None:
         self.assertResult(self.verify(), "state_missing")
         os.mkdir(self.state)
