@@ -1039,10 +1039,13 @@ class OwnedDir:
                 fail("state_symlink")
             raise
 
-    def open_read(self, name: str) -> int | None:
+    def open_read(self, name: str, writable: bool = False) -> int | None:
+        """Open an existing regular file without following a symlink.
+        ``writable`` for a file we fsync: Windows cannot flush a read-only handle."""
         self._refuse_link(name)
         where, dir_fd = self._where(name)
-        flags = os.O_RDONLY | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY | _O_CLOEXEC
+        access = os.O_RDWR if writable else os.O_RDONLY
+        flags = access | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY | _O_CLOEXEC
         try:
             fd = os.open(where, flags, dir_fd=dir_fd)
         except FileNotFoundError:
@@ -1562,7 +1565,7 @@ def _take_graph(owned: OwnedDir) -> bytes:
     st = owned.lstat(temp)
     if st is None or not stat.S_ISREG(st.st_mode):
         fail("graphify_failed")
-    fd = owned.open_read(temp)
+    fd = owned.open_read(temp, writable=True)
     if fd is None:
         fail("graphify_failed")
     try:
