@@ -10,7 +10,7 @@ never in the shipped module.  Every call is one numbered step; at step
 ``at`` the child dies (os._exit or SIGKILL) or the call raises OSError(E)
 instead of running.  With ``trace`` the steps are written there at the end.
 ``swap`` replaces an owned name with a symlink right before the adapter
-opens it for reading, to stage a check-then-use race.
+opens that existing name, to stage a check-then-use race.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class Faults:
         real_open = os.open
 
         def opening(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-            if self.swap and describe(path) == self.swap["name"] and not flags & WRITE_FLAGS:
+            if self.swap and describe(path) == self.swap["name"] and not flags & os.O_CREAT:
                 # Stage the race: the name becomes a symlink after every check.
                 dir_fd = kwargs.get("dir_fd")
                 os.unlink(path, dir_fd=dir_fd)
