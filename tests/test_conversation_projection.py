@@ -1375,6 +1375,16 @@ class TestOwnedDirectory(TempDirTestCase):
         self.assertFalse(os.path.exists(os.path.join(real, "fresh")))
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "nowhere")))
 
+    def test_windows_links_are_told_by_reparse_tag(self) -> None:
+        from types import SimpleNamespace as Stat
+
+        directory, regular = stat.S_IFDIR | 0o700, stat.S_IFREG | 0o600
+        self.assertTrue(cp._is_link(Stat(st_mode=stat.S_IFLNK | 0o777)))
+        self.assertTrue(cp._is_link(Stat(st_mode=directory, st_reparse_tag=0xA0000003)))  # junction
+        self.assertTrue(cp._is_link(Stat(st_mode=regular, st_reparse_tag=0xA000000C)))  # symlink
+        self.assertFalse(cp._is_link(Stat(st_mode=regular, st_reparse_tag=0x80000013)))  # deduplicated file
+        self.assertFalse(cp._is_link(Stat(st_mode=directory)))
+
     def test_query_stamp_is_accepted_then_cleared(self) -> None:
         self.built()
         cache = os.path.join(self.state, "cache")
