@@ -26,7 +26,7 @@ import sys
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
     from typing import Any, NoReturn
 
 # ---------------------------------------------------------------------------
@@ -826,91 +826,102 @@ class Projection:
         self.tombstones = tombstones
 
 
-def project(state: JsonObject) -> Projection:
-    """Nodes and edges for every listed branch that is not tombstoned.
-    Relations come only from parentBranchId, sources and summaries."""
-    snapshot = state["snapshot"]
-    tombstones = set(state["tombstones"])
-    projected = [b for b in snapshot["branches"] if b["branchId"] not in tombstones]
-    projected_ids = {b["branchId"] for b in projected}
-    provenance = {
-        "corpusId": snapshot["corpusId"],
-        "selectionRevision": snapshot["revision"],
+def _provenance(state: JsonObject) -> JsonObject:
+    """What every node and edge carries about where it came from."""
+    corpus_id = state["snapshot"]["corpusId"]
+    return {
+        "corpusId": corpus_id,
+        "selectionRevision": state["selectionRevision"],
         "selectionDigest": state["selectionDigest"],
         "projectionSchemaVersion": PROJECTION_SCHEMA_VERSION,
         "embeddingIdentity": EMBEDDING_IDENTITY,
-        "source_file": "selected:" + snapshot["corpusId"],
+        "source_file": "selected:" + corpus_id,
     }
+
+
+def _edge(provenance: JsonObject, source: str, target: str, relation: str, revision: int) -> JsonObject:
+    return {
+        **provenance,
+        "source": source,
+        "target": target,
+        "relation": relation,
+        "confidence": "EXTRACTED",
+        "sourceRevision": revision,
+    }
+
+
+def _branch_nodes(provenance: JsonObject, branch: JsonObject) -> Iterator[JsonObject]:
+    """The branch's own node, then its sources and summaries."""
+    branch_id = branch["branchId"]
+    revision = branch["sourceRevision"]
+    yield {
+        **provenance,
+        "id": "branch:" + branch_id,
+        "label": branch_id,
+        "nodeKind": "branch",
+        "file_type": "concept",
+        "branchId": branch_id,
+        "sourceRevision": revision,
+    }
+    for source in branch["sources"]:
+        yield {
+            **provenance,
+            "id": "source:" + source["refId"],
+            "label": source["refId"],
+            "nodeKind": "source",
+            "file_type": "document",
+            "refId": source["refId"],
+            "sha256": source["sha256"],
+        }
+    for summary in branch["summaries"]:
+        node = {
+            **provenance,
+            "id": f"branch:{branch_id}:summary:{summary['summaryId']}",
+            "label": summary["text"],
+            "nodeKind": "summary",
+            "file_type": "rationale",
+            "summaryId": summary["summaryId"],
+            "role": summary["role"],
+            "kind": summary["kind"],
+            "sourceRevision": revision,
+        }
+        if "memoryRef" in summary:
+            node["memoryRef"] = summary["memoryRef"]
+        yield node
+
+
+def project(state: JsonObject) -> Projection:
+    """Nodes and edges for every listed branch that is not tombstoned.
+    Relations come only from parentBranchId, sources and summaries."""
+    tombstones = set(state["tombstones"])
+    projected = [b for b in state["snapshot"]["branches"] if b["branchId"] not in tombstones]
+    projected_ids = {b["branchId"] for b in projected}
+    provenance = _provenance(state)
     nodes: dict[str, JsonObject] = {}
     edges: list[JsonObject] = []
-
-    def edge(source: str, target: str, relation: str, revision: int) -> None:
-        edges.append(
-            dict(
-                provenance,
-                source=source,
-                target=target,
-                relation=relation,
-                confidence="EXTRACTED",
-                sourceRevision=revision,
-            )
-        )
-
-    summary_count = 0
     for branch in projected:
-        branch_node = "branch:" + branch["branchId"]
+        branch_node, *attached = _branch_nodes(provenance, branch)
         revision = branch["sourceRevision"]
-        nodes[branch_node] = dict(
-            provenance,
-            id=branch_node,
-            label=branch["branchId"],
-            nodeKind="branch",
-            file_type="concept",
-            branchId=branch["branchId"],
-            sourceRevision=revision,
-        )
+        nodes[branch_node["id"]] = branch_node
         if branch.get("parentBranchId") in projected_ids:
-            edge(branch_node, "branch:" + branch["parentBranchId"], "forked_from", revision)
-        for source in branch["sources"]:
-            source_node = "source:" + source["refId"]
-            nodes[source_node] = dict(
-                provenance,
-                id=source_node,
-                label=source["refId"],
-                nodeKind="source",
-                file_type="document",
-                refId=source["refId"],
-                sha256=source["sha256"],
+            edges.append(
+                _edge(provenance, branch_node["id"], "branch:" + branch["parentBranchId"], "forked_from", revision)
             )
-            edge(branch_node, source_node, "attached_source", revision)
-        for summary in branch["summaries"]:
-            summary_node = f"{branch_node}:summary:{summary['summaryId']}"
-            node = dict(
-                provenance,
-                id=summary_node,
-                label=summary["text"],
-                nodeKind="summary",
-                file_type="rationale",
-                summaryId=summary["summaryId"],
-                role=summary["role"],
-                kind=summary["kind"],
-                sourceRevision=revision,
-            )
-            if "memoryRef" in summary:
-                node["memoryRef"] = summary["memoryRef"]
-            nodes[summary_node] = node
-            summary_count += 1
-            edge(branch_node, summary_node, "approved_summary", revision)
+        for node in attached:
+            nodes[node["id"]] = node
+            relation = "attached_source" if node["nodeKind"] == "source" else "approved_summary"
+            edges.append(_edge(provenance, branch_node["id"], node["id"], relation, revision))
     extraction: JsonObject = {
         "nodes": [nodes[key] for key in sorted(nodes)],
         "edges": sorted(edges, key=lambda e: (e["source"], e["target"], e["relation"])),
         "hyperedges": [],
     }
+    kinds = [n["nodeKind"] for n in nodes.values()]
     return Projection(
         extraction=extraction,
         branches=len(projected),
-        sources=sum(1 for n in nodes.values() if n["nodeKind"] == "source"),
-        summaries=summary_count,
+        sources=kinds.count("source"),
+        summaries=sum(len(b["summaries"]) for b in projected),
         edges=len(edges),
         tombstones=len(tombstones),
     )
