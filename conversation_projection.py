@@ -768,9 +768,16 @@ def validate_state(value: Any) -> JsonObject:
             fail("state_corrupt")
         if not is_sha256(mark["contentSha256"]):
             fail("state_corrupt")
+    # Dict equality would let true stand for 1: the scalars' types first.
+    scalars_typed = (
+        type(value["selectionRevision"]) is int
+        and isinstance(value["corpusId"], str)
+        and isinstance(value["selectionDigest"], str)
+    )
     expected = _state_from(snapshot, SelectionHashes(snapshot), high_water, set(tombstones))
     consistent = (
-        canonical_bytes(expected) == canonical_bytes(value)
+        scalars_typed
+        and expected == value
         and set(snapshot.get("exclude", ())) <= set(tombstones)
         and not set(snapshot.get("restore", ())) & set(tombstones)
     )
@@ -786,7 +793,9 @@ def validate_snapshot(value: Any) -> JsonObject:
     if not isinstance(value, dict) or not SELECTION_REQUIRED <= value.keys() <= SELECTION_FIELDS:
         fail("state_corrupt")
     canonical = validate_selection(value, scan_secrets=False)
-    if canonical_bytes(canonical) != canonical_bytes(value):
+    # Every value in the canonical form was type-checked, so plain equality
+    # also pins the order of each array.
+    if canonical != value:
         fail("state_corrupt")
     return canonical
 
@@ -1689,13 +1698,13 @@ def verify(owned: OwnedDir | None) -> Outcome:
     except ProjectionError:
         fail("receipt_mismatch")
     version = clean_version(receipt.get("graphifyVersion")) if isinstance(receipt, dict) else None
-    projection = project(state)
-    expected_extraction = extraction_bytes(projection)
     graph_sha = sha256_hex(graph_data)
-    # A receipt whose version is not a clean version string cannot match.
-    expected_receipt = receipt_bytes(state, graph_sha, sha256_hex(expected_extraction), version)
-    if receipt_data != expected_receipt or extraction_data != expected_extraction:
+    # Every field of the receipt is fixed by the state and the two hashes, so
+    # one comparison covers them all; a version that is not clean cannot match.
+    expected_receipt = receipt_bytes(state, graph_sha, sha256_hex(extraction_data), version)
+    if receipt_data != expected_receipt:
         fail("receipt_mismatch")
+    projection = project(state)
     return Outcome("verified", dict(_status(projection, state), graphSha256=graph_sha), version)
 
 

@@ -105,14 +105,19 @@ LAUNCHER = (
     "t = time.perf_counter(); p = subprocess.run(sys.argv[1:], capture_output=True)\n"
     "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     "sys.stdout.write(p.stdout.decode())\n"
+    "sys.stderr.write(p.stderr.decode())\n"
 )
+TIMED_RUN = os.path.join(HERE, "timed_run.py")
 
 
-def launch(command: list[str]) -> tuple[float, int, str]:
-    """Wall time, peak RSS in KiB and the result line of one invocation."""
-    out = subprocess.run([sys.executable, "-I", "-c", LAUNCHER, *command], capture_output=True, check=True).stdout
-    first, _, line = out.decode().partition("\n")
+def launch(command: list[str], with_stderr: bool = False) -> Any:
+    """Wall time, peak RSS in KiB and the result line of one invocation
+    (and its stderr, when asked)."""
+    done = subprocess.run([sys.executable, "-I", "-c", LAUNCHER, *command], capture_output=True, check=True)
+    first, _, line = done.stdout.decode().partition("\n")
     seconds, rss = first.split()
+    if with_stderr:
+        return float(seconds), int(rss), line.strip(), done.stderr.decode()
     return float(seconds), int(rss), line.strip()
 
 
@@ -187,10 +192,22 @@ def stages(name: str, value: dict[str, Any], workdir: str) -> dict[str, float]:
         figures[k] for k in ("parse", "reconcile", "extraction", "commit", "take_graph", "receipt")
     )
     figures["ratio"] = figures["adapter"] / figures["graphify"]
-    state_root = os.path.join(workdir, f"{name}-state")
-    figures["e2e"], rss, code = run_cli(["--state-root", state_root, "--selection", path])
-    assert code == "built", code
+    # The real command line, with Graphify timed inside the same run.
+    runs = []
+    for attempt in range(REPEAT):
+        state_root = os.path.join(workdir, f"{name}-state-{attempt}")
+        elapsed, rss, line, split = launch(
+            [sys.executable, "-I", TIMED_RUN, "--state-root", state_root, "--selection", path], with_stderr=True
+        )
+        assert json.loads(line)["code"] == "built", line
+        runs.append((elapsed, rss, json.loads(split)))
+    runs.sort(key=lambda r: r[2]["adapter"] / r[2]["graphify"])
+    elapsed, rss, split = runs[len(runs) // 2]
+    figures["e2e"] = elapsed
     figures["rss_mib"] = rss / 1024
+    figures["same_run_adapter"] = split["adapter"]
+    figures["same_run_graphify"] = split["graphify"]
+    figures["same_run_ratio"] = split["adapter"] / split["graphify"]
     figures["verify"] = median_time(lambda: run_cli(["--state-root", state_root, "--verify"]))
     figures["graph_bytes"] = len(graph_bytes)
     return figures
@@ -289,7 +306,10 @@ def budgets(workdir: str, largest: dict[str, float]) -> None:
     )
     print(f"- read+parse+validate of the largest selection: {largest['parse'] * 1000:.1f} ms (budget 250 ms)")
     print(f"- --verify of the largest graph: {largest['verify'] * 1000:.1f} ms (budget 500 ms)")
-    print(f"- adapter work / Graphify build+export, largest: {largest['ratio'] * 100:.1f}% (budget 10%)")
+    print(
+        f"- adapter work / Graphify build+export, largest: {largest['ratio'] * 100:.1f}% by stages, "
+        f"{largest['same_run_ratio'] * 100:.1f}% in the same run (budget 10%)"
+    )
 
 
 def main() -> None:
@@ -304,10 +324,11 @@ def main() -> None:
         }
         header = (
             "| selection | bytes | parse+validate | reconcile | extraction | state commit | graph check | receipt |"
-            " Graphify build+export | adapter/Graphify | end-to-end | peak RSS | --verify |"
+            " Graphify build+export | adapter/Graphify | same run: adapter / Graphify | end-to-end | peak RSS |"
+            " --verify |"
         )
         print("\n" + header)
-        print("|" + "---|" * 13)
+        print("|" + "---|" * 14)
         results = {}
         for name, value in shapes.items():
             figures = stages(name.split()[0], value, workdir)
@@ -316,7 +337,9 @@ def main() -> None:
             print(
                 f"| {name} | {figures['bytes'] / 1048576:.2f} MiB | {ms['parse']} | {ms['reconcile']} | "
                 f"{ms['extraction']} | {ms['commit']} | {ms['take_graph']} | {ms['receipt']} | {ms['graphify']} | "
-                f"{figures['ratio'] * 100:.1f}% | {ms['e2e']} | {figures['rss_mib']:.0f} MiB | {ms['verify']} |"
+                f"{figures['ratio'] * 100:.1f}% | {ms['same_run_adapter']} / {ms['same_run_graphify']} = "
+                f"{figures['same_run_ratio'] * 100:.1f}% | {ms['e2e']} | {figures['rss_mib']:.0f} MiB | "
+                f"{ms['verify']} |"
             )
         largest = max(results.values(), key=lambda f: f["graphify"])
         budgets(workdir, largest)
