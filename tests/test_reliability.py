@@ -636,7 +636,8 @@ class TestHostileInput(Lifecycle):
         self.assertEqual(written, (b"", b""))
         self.assertGreaterEqual(counter["cases"], min(FUZZ_EXAMPLES, 5000))
         self.assertGreaterEqual(len(counter["codes"]), 8, counter["codes"])
-        print(f"\nfuzz: {counter['cases']} cases, {len(counter['codes'])} distinct codes", file=sys.__stderr__)
+        codes = ", ".join(sorted(counter["codes"]))
+        print(f"\nfuzz: {counter['cases']} cases; codes seen: {codes}", file=sys.__stderr__)
 
     def test_fuzz_sample_through_the_real_command_line(self) -> None:
         if given is None:
