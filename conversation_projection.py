@@ -128,19 +128,6 @@ STATE_FIELDS = frozenset(
     {"stateSchemaVersion", "corpusId", "selectionRevision", "selectionDigest", "snapshot", "highWater", "tombstones"}
 )
 HIGH_WATER_FIELDS = frozenset({"sourceRevision", "contentSha256"})
-RECEIPT_FIELDS = frozenset(
-    {
-        "adapterVersion",
-        "contextGraph",
-        "embeddingIdentity",
-        "extractionSha256",
-        "graphSha256",
-        "graphifyVersion",
-        "projectionSchemaVersion",
-        "selectionDigest",
-        "selectionRevision",
-    }
-)
 
 STATE_NAME = "state.json"
 EXTRACTION_NAME = "extraction.json"
@@ -511,6 +498,8 @@ def _scannable_text(selection: JsonObject) -> str:
 
 
 def selection_digest(selection: JsonObject) -> str:
+    """The contract's recipe, spelled out; SelectionHashes gives the same value
+    from the serialization it shares with the branch hashes."""
     return sha256_hex(canonical_bytes(selection))
 
 
@@ -667,6 +656,7 @@ class SelectionHashes:
 
 
 def branch_content_sha256(branch: JsonObject) -> str:
+    """One branch's content hash, spelled out (see SelectionHashes)."""
     return sha256_hex(canonical_bytes(branch))
 
 
@@ -755,19 +745,8 @@ def validate_state(value: Any) -> JsonObject:
         fail("state_corrupt")
     tombstones = value["tombstones"]
     high_water = value["highWater"]
-    if not isinstance(tombstones, list) or len(tombstones) > MAX_TOMBSTONES or not isinstance(high_water, dict):
+    if not (_tombstones_well_formed(tombstones) and _high_water_well_formed(high_water)):
         fail("state_corrupt")
-    if not all(is_id(t) for t in tombstones):
-        fail("state_corrupt")
-    if tombstones != sorted(set(tombstones)) or not all(is_id(k) for k in high_water):
-        fail("state_corrupt")
-    for mark in high_water.values():
-        if not isinstance(mark, dict) or mark.keys() != HIGH_WATER_FIELDS:
-            fail("state_corrupt")
-        if type(mark["sourceRevision"]) is not int or mark["sourceRevision"] < 1:
-            fail("state_corrupt")
-        if not is_sha256(mark["contentSha256"]):
-            fail("state_corrupt")
     # Dict equality would let true stand for 1: the scalars' types first.
     scalars_typed = (
         type(value["selectionRevision"]) is int
@@ -784,6 +763,27 @@ def validate_state(value: Any) -> JsonObject:
     if not consistent:
         fail("state_corrupt")
     return value
+
+
+def _tombstones_well_formed(tombstones: Any) -> bool:
+    return (
+        isinstance(tombstones, list)
+        and len(tombstones) <= MAX_TOMBSTONES
+        and all(is_id(t) for t in tombstones)
+        and tombstones == sorted(set(tombstones))
+    )
+
+
+def _high_water_well_formed(high_water: Any) -> bool:
+    return isinstance(high_water, dict) and all(
+        is_id(branch_id)
+        and isinstance(mark, dict)
+        and mark.keys() == HIGH_WATER_FIELDS
+        and type(mark["sourceRevision"]) is int
+        and mark["sourceRevision"] >= 1
+        and is_sha256(mark["contentSha256"])
+        for branch_id, mark in high_water.items()
+    )
 
 
 def validate_snapshot(value: Any) -> JsonObject:
