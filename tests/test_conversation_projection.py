@@ -1763,6 +1763,71 @@ class TestDeterminism(TempDirTestCase):
             self.assertNotIn(b"2026-", data)
 
 
+class TestPortableDirectoryCode(TempDirTestCase):
+    """The path-based fallback Windows uses (no dir_fd), run here in-process
+    with the switch turned off, so that it is exercised on every system."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        import standin_graphify
+
+        self.loader = standin_graphify.make_loader("ok")
+        saved = cp.SUPPORTS_DIR_FD
+        cp.SUPPORTS_DIR_FD = False
+        self.addCleanup(setattr, cp, "SUPPORTS_DIR_FD", saved)
+
+    def run_in_process(self, *args: str) -> tuple[int, dict[str, Any]]:
+        exit_code, line = cp.execute(["--state-root", self.state, *args], self.loader)
+        return exit_code, json.loads(line)
+
+    def test_lifecycle_without_dir_fd(self) -> None:
+        path = self.write_selection(fixture())
+        self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.assertEqual(self.run_in_process("--verify")[1]["code"], "verified")
+        os.mkdir(os.path.join(self.state, "cache"))
+        with open(os.path.join(self.state, "cache", "last_query_stamp"), "w") as handle:
+            handle.write("1")
+        with open(os.path.join(self.state, ".gfy-ab12_x.tmp"), "w") as handle:
+            handle.write("{")
+        exit_code, result = self.run_in_process()
+        self.assertEqual((exit_code, result["code"]), (0, "built"))
+        self.assertEqual(self.entries(), PUBLISHED)
+        with open(os.path.join(self.state, "notes.txt"), "w") as handle:
+            handle.write("x")
+        self.assertEqual(self.run_in_process()[1]["code"], "state_unknown_entry")
+        os.unlink(os.path.join(self.state, "notes.txt"))
+        with open(os.path.join(self.state, "projection.lock"), "w") as handle:
+            handle.write("1\n")
+        self.assertEqual(self.run_in_process()[1]["code"], "state_locked")
+        os.unlink(os.path.join(self.state, "projection.lock"))
+        self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "built")
+
+    def test_missing_parent_and_file_root_without_dir_fd(self) -> None:
+        path = self.write_selection(fixture())
+        self.state = os.path.join(self.tmp, "absent", "state")
+        self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "state_access")
+        self.state = path
+        self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "state_access")
+
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
+    def test_symlinks_refused_without_dir_fd(self) -> None:
+        path = self.write_selection(fixture())
+        self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "built")
+        outside = os.path.join(self.tmp, "outside.json")
+        with open(outside, "wb") as handle:
+            handle.write(b"outside")
+        os.unlink(os.path.join(self.state, "graph.json"))
+        os.symlink(outside, os.path.join(self.state, "graph.json"))
+        self.assertEqual(self.run_in_process()[1]["code"], "state_symlink")
+        with open(outside, "rb") as handle:
+            self.assertEqual(handle.read(), b"outside")
+        link = os.path.join(self.tmp, "link")
+        os.symlink(self.tmp, link)
+        self.state = os.path.join(link, "state")
+        self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "state_symlink")
+
+
 class TestPowerShellWrapper(unittest.TestCase):
     SCRIPT = os.path.join(ROOT, "Project-ConversationContext.ps1")
 
