@@ -459,8 +459,6 @@ def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
     canonical form: the same fields, every array sorted by its IDs.  An
     absent optional list stays absent, so that the digest is exactly the
     contract's recipe applied to the input."""
-    if not isinstance(value, dict):
-        fail("selection_schema")
     selection = _require_object(value, SELECTION_FIELDS, SELECTION_REQUIRED)
     if type(selection["schemaVersion"]) is not int or selection["schemaVersion"] != SELECTION_SCHEMA_VERSION:
         fail("selection_schema")
@@ -1236,14 +1234,6 @@ def open_root(root: str, create: bool) -> OwnedDir | None:
     return _open_root_portable(absolute, create)
 
 
-class DirectoryScan:
-    __slots__ = ("has_lock", "has_state")
-
-    def __init__(self, has_state: bool, has_lock: bool) -> None:
-        self.has_state = has_state
-        self.has_lock = has_lock
-
-
 def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
     """(symlink seen, unknown entry seen) inside cache/."""
     cache = owned.child(CACHE_NAME)
@@ -1262,7 +1252,7 @@ def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
         cache.close()
 
 
-def scan_directory(owned: OwnedDir, refuse_lock: bool) -> DirectoryScan:
+def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
     """Check every entry against the owned names.  Refusals come in a fixed
     order whatever the listing order: symlink, lock (when asked), non-empty
     first use, unknown entry.  Changes nothing."""
@@ -1282,15 +1272,12 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> DirectoryScan:
             unknown = True
     if symlink:
         fail("state_symlink")
-    has_lock = LOCK_NAME in names
-    if refuse_lock and has_lock:
+    if refuse_lock and LOCK_NAME in names:
         fail("state_locked")
-    has_state = STATE_NAME in names
-    if not has_state and any(name != LOCK_NAME for name in names):
+    if STATE_NAME not in names and any(name != LOCK_NAME for name in names):
         fail("state_not_empty")
     if unknown:
         fail("state_unknown_entry")
-    return DirectoryScan(has_state, has_lock)
 
 
 def is_graphify_temp(name: str) -> bool:
@@ -1870,5 +1857,4 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
 
 
 if __name__ == "__main__":
-    os.umask(0o077)
     sys.exit(main())

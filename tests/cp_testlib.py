@@ -147,6 +147,24 @@ def run_standin(
     return Result(completed)
 
 
+def blocked_graphify_command(workdir: str) -> list[str]:
+    """The module's own entry point, run where `import graphify` fails even
+    if Graphify is installed: a shadowing graphify.py that raises."""
+    blocker = os.path.join(workdir, "block")
+    os.mkdir(blocker)
+    with open(os.path.join(blocker, "graphify.py"), "w") as handle:
+        handle.write("raise ImportError('blocked for this test')\n")
+    wrapper = os.path.join(workdir, "blocked_main.py")
+    with open(wrapper, "w") as handle:
+        handle.write(
+            "import sys, runpy\n"
+            f"sys.path.insert(0, {blocker!r})\n"
+            f"sys.argv = [{MODULE!r}] + sys.argv[1:]\n"
+            f"runpy.run_path({MODULE!r}, run_name='__main__')\n"
+        )
+    return [sys.executable, "-I", wrapper]
+
+
 def snapshot_tree(root: str) -> dict[str, tuple[int, bytes | None]]:
     """Every entry under root with its mode and, for files, its bytes."""
     found: dict[str, tuple[int, bytes | None]] = {}

@@ -16,5 +16,4 @@ import standin_graphify  # noqa: E402
 import conversation_projection  # noqa: E402
 
 if __name__ == "__main__":
-    os.umask(0o077)
     sys.exit(conversation_projection.main(sys.argv[2:], loader=standin_graphify.make_loader(sys.argv[1])))

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from cp_testlib import (
-    MODULE,
     Result,
     TempDirTestCase,
+    blocked_graphify_command,
     child_env,
     cp,
     fixture,
@@ -133,19 +133,8 @@ class TestRealGraphify(TempDirTestCase):
 
     def test_failure_leaves_no_derived_files_and_retry_builds(self) -> None:
         self.assertResult(self.project(fixture()), "built")
-        blocker = os.path.join(self.tmp, "block")
-        os.mkdir(blocker)
-        with open(os.path.join(blocker, "graphify.py"), "w") as handle:
-            handle.write("raise ImportError('blocked for this test')\n")
-        wrapper = os.path.join(self.tmp, "blocked_main.py")
-        with open(wrapper, "w") as handle:
-            handle.write(
-                "import sys, runpy\n"
-                f"sys.path.insert(0, {blocker!r})\n"
-                f"sys.argv = [{MODULE!r}] + sys.argv[1:]\n"
-                f"runpy.run_path({MODULE!r}, run_name='__main__')\n"
-            )
-        completed = subprocess.run([sys.executable, "-I", wrapper, "--state-root", self.state], capture_output=True)
+        command = blocked_graphify_command(self.tmp)
+        completed = subprocess.run([*command, "--state-root", self.state], capture_output=True)
         self.assertEqual(json.loads(completed.stdout)["code"], "graphify_missing")
         self.assertEqual(self.entries(), ["state.json"])
         self.assertResult(self.rebuild(), "built")

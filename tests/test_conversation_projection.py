@@ -31,6 +31,7 @@ from cp_testlib import (
     SCHEMA,
     Result,
     TempDirTestCase,
+    blocked_graphify_command,
     branch,
     child_env,
     cp,
@@ -423,7 +424,7 @@ invalid("excluded and restored", "selection_conflict", lambda v: v.update(exclud
 invalid("restore of an unlisted branch", "selection_conflict", lambda v: v.update(restore=["ghost"]))
 
 
-class TestAllowlist(unittest.TestCase):
+class TestAllowlist(TempDirTestCase):
     def test_minimal_and_fixture_are_accepted(self) -> None:
         self.assertIsNone(code_of(minimal()))
         self.assertIsNone(code_of(fixture()))
@@ -475,17 +476,12 @@ class TestAllowlist(unittest.TestCase):
                 "selection_conflict",
             },
         )
-        case = TempDirTestCase("run")
-        case.setUp()
-        try:
-            for code, name in chosen.items():
-                with self.subTest(code):
-                    path = case.write_selection(mutated(INVALID_EXAMPLES[name][1]))
-                    result = run_module(["--state-root", case.state, "--selection", path])
-                    case.assertResult(result, code, 2)
-                    self.assertFalse(os.path.exists(case.state))
-        finally:
-            case.doCleanups()
+        for code, name in chosen.items():
+            with self.subTest(code):
+                path = self.write_selection(mutated(INVALID_EXAMPLES[name][1]))
+                result = run_module(["--state-root", self.state, "--selection", path])
+                self.assertResult(result, code, 2)
+                self.assertFalse(os.path.exists(self.state))
 
     def test_canonical_form_sorts_and_keeps_fields(self) -> None:
         value = minimal()
@@ -1506,38 +1502,34 @@ class TestLock(TempDirTestCase):
                 self.assertResult(self.project(value, mode=mode), code)
                 self.assertNotIn("projection.lock", self.entries())
 
-    def test_lock_names_its_owner(self) -> None:
+    def owned_empty_state(self) -> cp.OwnedDir:
         os.mkdir(self.state)
         owned = cp.open_root(self.state, create=False)
         assert owned is not None
-        try:
-            lock = cp.Lock(owned)
-            lock.acquire()
-            with open(os.path.join(self.state, "projection.lock")) as handle:
-                pid, token = handle.read().split()
-            self.assertEqual((pid, len(token)), (str(os.getpid()), 16))
-            with self.assertRaises(cp.ProjectionError) as caught:
-                cp.Lock(owned).acquire()
-            self.assertEqual(caught.exception.code, "state_locked")
-            lock.release()
-            self.assertEqual(os.listdir(self.state), [])
-        finally:
-            owned.close()
+        self.addCleanup(owned.close)
+        return owned
+
+    def test_lock_names_its_owner(self) -> None:
+        owned = self.owned_empty_state()
+        lock = cp.Lock(owned)
+        lock.acquire()
+        with open(os.path.join(self.state, "projection.lock")) as handle:
+            pid, token = handle.read().split()
+        self.assertEqual((pid, len(token)), (str(os.getpid()), 16))
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.Lock(owned).acquire()
+        self.assertEqual(caught.exception.code, "state_locked")
+        lock.release()
+        self.assertEqual(os.listdir(self.state), [])
 
     def test_release_leaves_a_lock_it_does_not_own(self) -> None:
-        os.mkdir(self.state)
-        owned = cp.open_root(self.state, create=False)
-        assert owned is not None
-        try:
-            lock = cp.Lock(owned)
-            lock.acquire()
-            os.unlink(os.path.join(self.state, "projection.lock"))
-            with open(os.path.join(self.state, "projection.lock"), "w") as handle:
-                handle.write("other\n")
-            lock.release()
-            self.assertEqual(os.listdir(self.state), ["projection.lock"])
-        finally:
-            owned.close()
+        lock = cp.Lock(self.owned_empty_state())
+        lock.acquire()
+        os.unlink(os.path.join(self.state, "projection.lock"))
+        with open(os.path.join(self.state, "projection.lock"), "w") as handle:
+            handle.write("other\n")
+        lock.release()
+        self.assertEqual(os.listdir(self.state), ["projection.lock"])
 
 
 class TestGraphifyBoundary(TempDirTestCase):
@@ -1580,22 +1572,8 @@ class TestGraphifyBoundary(TempDirTestCase):
         """The module's own loader, in an interpreter where graphify cannot
         be imported: exit 3, graphify_missing, state kept."""
         probe = subprocess.run([sys.executable, "-I", "-c", "import graphify"], capture_output=True)
-        if probe.returncode == 0:
-            blocker = os.path.join(self.tmp, "block")
-            os.mkdir(blocker)
-            with open(os.path.join(blocker, "graphify.py"), "w") as handle:
-                handle.write("raise ImportError('blocked for this test')\n")
-            wrapper = os.path.join(self.tmp, "blocked_main.py")
-            with open(wrapper, "w") as handle:
-                handle.write(
-                    "import sys, runpy\n"
-                    f"sys.path.insert(0, {blocker!r})\n"
-                    f"sys.argv = [{MODULE!r}] + sys.argv[1:]\n"
-                    f"runpy.run_path({MODULE!r}, run_name='__main__')\n"
-                )
-            command = [sys.executable, "-I", wrapper]
-        else:
-            command = [sys.executable, "-I", MODULE]
+        installed = probe.returncode == 0
+        command = blocked_graphify_command(self.tmp) if installed else [sys.executable, "-I", MODULE]
         path = self.write_selection(fixture())
         completed = subprocess.run([*command, "--state-root", self.state, "--selection", path], capture_output=True)
         result = Result(completed)
