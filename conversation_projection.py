@@ -19,15 +19,11 @@ import os
 import stat
 import sys
 
-# Startup is most of what a rejected selection costs, so modules that are
-# slow to import stay off that path: json and re (with enum and functools
-# behind them), hashlib, typing, dataclasses, contextlib.  Each is imported
-# where it is first needed; a rejection needs none of them.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
-    from collections.abc import Callable, Iterator, Mapping, Sequence
-    from typing import Any, NoReturn
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+    from typing import Any, NoReturn, TypeAlias
 
 # ---------------------------------------------------------------------------
 # Codes, versions and limits
@@ -79,7 +75,9 @@ CODES: dict[str, int] = {
     "state_schema_unsupported": EXIT_INVALID,
     "state_access": EXIT_INVALID,
     "receipt_mismatch": EXIT_INVALID,
+    "state_limit": EXIT_INVALID,
     "internal_error": EXIT_INVALID,
+    "interrupted": EXIT_RETRY,
 }
 RESULT_WORD = {EXIT_OK: "ok", EXIT_INVALID: "invalid", EXIT_RETRY: "retry"}
 
@@ -109,10 +107,17 @@ HEX_DIGITS = frozenset(DIGITS + "abcdef")
 # mkstemp's alphabet, in Graphify's ".gfy-XXXXXXXX.tmp" temporaries.
 GFY_TEMP_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + "_")
 GFY_TEMP_PREFIX = ".gfy-"
+# Its replace fallback's temporaries: ".gfy-replace-bak-XXXXXXXX.tmp" first.
+GFY_TEMP_KINDS = ("replace-bak-", "replace-")
 # C0 controls other than tab, newline and carriage return, DEL and C1.
 FORBIDDEN_TEXT_CHARS = frozenset(
     [chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"] + [chr(c) for c in range(0x7F, 0xA0)]
 )
+# Text the reviewer cannot see as it is: controls that reorder what a file
+# shows (embeddings, overrides, isolates), and characters that look blank.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+BLANK_GRAPHEMES = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+VISIBLE_CATEGORIES = frozenset("LNPS")
 VERSION_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + ".+-!_")
 JSON_WHITESPACE = " \t\n\r"
 ROLES = frozenset({"user", "assistant", "unknown"})
@@ -147,19 +152,33 @@ DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES)
 if TYPE_CHECKING:
     JsonObject = dict[str, Any]
     GraphifyLoader = Callable[[], Mapping[str, Any]]
+    LoadedSelection: TypeAlias = "tuple[JsonObject, SelectionPlaces] | ProjectionError | None"
+
+
+# The counts every success reports, and what built and checked add.
+COUNT_NAMES = ("branches", "sources", "summaries", "edges", "tombstones")
+LEFT_OUT_NAMES = ("withheldBranches", "missingParents")
 
 
 class ProjectionError(Exception):
-    """A refusal or failure, named by one fixed code from ``CODES``."""
+    """A refusal or failure, named by one fixed code from ``CODES``.
 
-    def __init__(self, code: str) -> None:
+    ``at`` is a JSON Pointer into the selection as written, built only from
+    allowlisted field names and array indices; ``rule`` names the secret
+    family that matched.  Neither ever holds input text."""
+
+    def __init__(self, code: str, at: str | None = None, rule: str | None = None) -> None:
         assert code in CODES, "unregistered code"
         super().__init__(code)
         self.code = code
+        self.at = at
+        self.rule = rule
+        self.graphify_version: str | None = None
+        self.withdrawn = False
 
 
-def fail(code: str) -> NoReturn:
-    raise ProjectionError(code)
+def fail(code: str, at: str | None = None, rule: str | None = None) -> NoReturn:
+    raise ProjectionError(code, at, rule)
 
 
 # ---------------------------------------------------------------------------
@@ -186,48 +205,16 @@ def _bounded_float(token: str) -> float:
     return value
 
 
+class DuplicateKeyObject(dict):  # type: ignore[type-arg]
+    """An object whose key repeated in the input.  The selection parser keeps
+    it as a marker so that the refusal can say where it is."""
+
+
 def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         fail("selection_duplicate_key")
     return obj
-
-
-class _DecoderContext:
-    """What CPython's C scanner reads from a decoder: strict strings, our
-    hooks, no object_hook."""
-
-    strict = True
-    object_hook = None
-    object_pairs_hook = staticmethod(_unique_object)
-    parse_float = staticmethod(_bounded_float)
-    parse_int = staticmethod(_bounded_int)
-    parse_constant = staticmethod(_reject_constant)
-
-
-_scanner_cache: list[Callable[[str, int], tuple[Any, int]]] = []
-
-
-def _scanner() -> Callable[[str, int], tuple[Any, int]]:
-    """json's own C scanner, used directly: importing the json package costs
-    more than a whole rejection (it brings re, enum and functools)."""
-    if not _scanner_cache:
-        try:
-            from _json import make_scanner
-        except ImportError:  # another implementation: the json package's scanner
-            import json
-
-            decoder = json.JSONDecoder(
-                object_pairs_hook=_unique_object,
-                parse_float=_bounded_float,
-                parse_int=_bounded_int,
-                parse_constant=_reject_constant,
-            )
-            _scanner_cache.append(decoder.raw_decode)
-        else:
-            context: Any = _DecoderContext()
-            _scanner_cache.append(make_scanner(context))
-    return _scanner_cache[0]
 
 
 def _has_surrogate(text: str) -> bool:
@@ -257,23 +244,35 @@ def _depth_or_surrogate(value: Any, max_depth: int, find_surrogates: bool) -> bo
     return False
 
 
-def parse_json(data: bytes, max_depth: int = MAX_NESTING) -> Any:
-    """Decode one strict JSON value: UTF-8 without BOM, no duplicate keys,
-    no NaN or Infinity, no lone surrogate, bounded nesting and numbers."""
+def parse_json(
+    data: bytes,
+    max_depth: int = MAX_NESTING,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], JsonObject] | None = None,
+) -> Any:
+    """Decode one strict JSON value with the json package's public decoder:
+    UTF-8 without BOM, no NaN or Infinity, no lone surrogate, bounded nesting
+    and numbers.  A repeated key is refused unless ``object_pairs_hook``
+    says otherwise."""
+    import json
+
     if data.startswith(b"\xef\xbb\xbf"):
         fail("selection_malformed")
     try:
         text = data.decode("utf-8", errors="strict")
     except UnicodeDecodeError:
         fail("selection_malformed")
-    start = len(text) - len(text.lstrip(JSON_WHITESPACE))
     try:
-        value, end = _scanner()(text, start)
+        value = json.loads(
+            text,
+            object_pairs_hook=object_pairs_hook or _unique_object,
+            parse_float=_bounded_float,
+            parse_int=_bounded_int,
+            parse_constant=_reject_constant,
+        )
     except ProjectionError:
         raise
-    except (StopIteration, ValueError, RecursionError, MemoryError):
-        fail("selection_malformed")
-    if text[end:].lstrip(JSON_WHITESPACE):
+    except (ValueError, RecursionError, MemoryError):
+        # json.JSONDecodeError is a ValueError.
         fail("selection_malformed")
     # Only a \\u escape can produce a surrogate: strict UTF-8 never does.
     find_surrogates = "\\ud" in text or "\\uD" in text
@@ -299,23 +298,94 @@ def sha256_hex(data: bytes) -> str:
 # ---------------------------------------------------------------------------
 # Selection validation (pure)
 # ---------------------------------------------------------------------------
+# Validation walks the selection as written, so that a refusal can say where
+# (``at``), then returns the canonical form: every array sorted by its IDs.
+
+# Allowlisted fields per kind of object, the kind each container field holds,
+# and the kind of each array's items: the map a pointer may follow.
+OBJECT_FIELDS = {
+    "selection": SELECTION_FIELDS,
+    "branch": BRANCH_FIELDS,
+    "source": SOURCE_FIELDS,
+    "summary": SUMMARY_FIELDS,
+}
+FIELD_KINDS = {"branches": "branch-list", "sources": "source-list", "summaries": "summary-list"}
+ITEM_KINDS = {"branch-list": "branch", "source-list": "source", "summary-list": "summary"}
 
 
-def _require_object(value: Any, fields: frozenset[str], required: frozenset[str]) -> JsonObject:
+def find_duplicate_key(value: Any) -> str:
+    """The pointer of the first object, in file order, that repeats a key.
+    Below a field that is not allowlisted the pointer stays at the nearest
+    enclosing object reached through allowlisted names."""
+    pending: list[tuple[Any, str, str | None, bool]] = [(value, "", "selection", True)]
+    while pending:
+        item, pointer, kind, reachable = pending.pop()
+        children: list[tuple[Any, str, str | None, bool]] = []
+        if type(item) is DuplicateKeyObject:
+            return pointer
+        if isinstance(item, dict):
+            fields = OBJECT_FIELDS.get(kind or "", frozenset()) if reachable else frozenset()
+            for key, child in item.items():
+                if not isinstance(child, (dict, list)):
+                    continue
+                if key in fields:
+                    children.append((child, f"{pointer}/{key}", FIELD_KINDS.get(key), True))
+                else:
+                    children.append((child, pointer, None, False))
+        elif isinstance(item, list):
+            item_kind = ITEM_KINDS.get(kind or "")
+            for index, child in enumerate(item):
+                if isinstance(child, (dict, list)):
+                    children.append((child, f"{pointer}/{index}" if reachable else pointer, item_kind, reachable))
+        pending.extend(reversed(children))
+    return ""
+
+
+class SelectionPlaces:
+    """Where each listed ID sits in the selection as written, so that
+    reconciliation can point at an entry without ever naming it."""
+
+    __slots__ = ("branches", "restore")
+
+    def __init__(self, branches: Mapping[str, int], restore: Mapping[str, int]) -> None:
+        self.branches = dict(branches)
+        self.restore = dict(restore)
+
+    def branch(self, branch_ids: Iterable[str], field: str) -> str:
+        index = min(self.branches[branch_id] for branch_id in branch_ids)
+        return f"/branches/{index}/{field}"
+
+    def restore_entry(self, branch_ids: Iterable[str]) -> str:
+        return f"/restore/{min(self.restore[branch_id] for branch_id in branch_ids)}"
+
+
+class _Walk:
+    """What one validation pass collects besides the canonical form: every
+    string field to scan for secrets and every source reference, in file
+    order, each with its pointer."""
+
+    __slots__ = ("scanned", "source_refs")
+
+    def __init__(self) -> None:
+        self.scanned: list[tuple[str, str]] = []
+        self.source_refs: list[tuple[str, str, str]] = []
+
+
+def _require_object(value: Any, fields: frozenset[str], required: frozenset[str], where: str) -> JsonObject:
     if not isinstance(value, dict):
-        fail("selection_schema")
+        fail("selection_schema", where)
     if not value.keys() <= fields:
-        fail("selection_unknown_field")
+        fail("selection_unknown_field", where)
     if not required <= value.keys():
-        fail("selection_schema")
+        fail("selection_schema", where)
     return value
 
 
-def _require_list(value: Any, limit: int) -> list[Any]:
+def _require_list(value: Any, limit: int, where: str) -> list[Any]:
     if not isinstance(value, list):
-        fail("selection_schema")
+        fail("selection_schema", where)
     if len(value) > limit:
-        fail("selection_limit")
+        fail("selection_limit", where)
     return value
 
 
@@ -330,144 +400,197 @@ def is_sha256(value: Any) -> bool:
     return isinstance(value, str) and len(value) == 64 and HEX_DIGITS.issuperset(value)
 
 
-def _require_id(value: Any) -> str:
-    if not is_id(value):
-        fail("selection_schema")
+def _require_id(value: Any, where: str, walk: _Walk, max_chars: int = MAX_ID_CHARS) -> str:
+    if not is_id(value, max_chars):
+        fail("selection_schema", where)
     assert isinstance(value, str)
+    walk.scanned.append((where, value))
     return value
 
 
-def _require_revision(value: Any) -> int:
+def _require_revision(value: Any, where: str) -> int:
     if type(value) is not int or not 1 <= value <= MAX_REVISION:
-        fail("selection_schema")
+        fail("selection_schema", where)
     return value
 
 
-def _require_text(value: Any) -> str:
+def has_visible_character(text: str) -> bool:
+    """True when some character would show: a letter, number, punctuation or
+    symbol other than the blank-looking fillers."""
+    import unicodedata
+
+    for char in text:
+        if "!" <= char <= "~":
+            return True
+        if char not in BLANK_GRAPHEMES and unicodedata.category(char)[0] in VISIBLE_CATEGORIES:
+            return True
+    return False
+
+
+def _require_text(value: Any, where: str, walk: _Walk) -> str:
     if not isinstance(value, str):
-        fail("selection_schema")
+        fail("selection_schema", where)
     if _has_surrogate(value):
         fail("selection_malformed")
     if len(value) > MAX_TEXT_CHARS:
-        fail("selection_limit")
-    # isprintable() is the fast path; tab, newline and format characters
-    # are allowed, so a False from it only means "look closer".
-    clean = value.isprintable() or FORBIDDEN_TEXT_CHARS.isdisjoint(value)
-    if not value.strip() or not clean:
-        fail("selection_schema")
+        fail("selection_limit", where)
+    # isprintable() is the fast path; tab, newline, joiners and other format
+    # characters are allowed, so a False from it only means "look closer".
+    clean = value.isprintable() or (FORBIDDEN_TEXT_CHARS.isdisjoint(value) and BIDI_CONTROLS.isdisjoint(value))
+    if not clean or not has_visible_character(value):
+        fail("selection_schema", where)
+    walk.scanned.append((where, value))
     return value
 
 
-def _unique_ids(ids: Sequence[str]) -> None:
-    if len(set(ids)) != len(ids):
-        fail("selection_duplicate_id")
+def _first_repeat(values: Sequence[str]) -> int | None:
+    """The index of the first value seen before, or None."""
+    seen: set[str] = set()
+    for index, value in enumerate(values):
+        if value in seen:
+            return index
+        seen.add(value)
+    return None
 
 
-def _check_source(value: Any) -> JsonObject:
-    source = _require_object(value, SOURCE_FIELDS, SOURCE_FIELDS)
-    ref_id = _require_id(source["refId"])
+def _check_source(value: Any, where: str, walk: _Walk) -> JsonObject:
+    source = _require_object(value, SOURCE_FIELDS, SOURCE_FIELDS, where)
+    ref_id = _require_id(source["refId"], where + "/refId", walk)
     digest = source["sha256"]
     if not is_sha256(digest):
-        fail("selection_schema")
+        fail("selection_schema", where + "/sha256")
+    walk.source_refs.append((ref_id, digest, where + "/sha256"))
     return {"refId": ref_id, "sha256": digest}
 
 
-def _check_summary(value: Any) -> JsonObject:
-    summary = _require_object(value, SUMMARY_FIELDS, SUMMARY_REQUIRED)
-    summary_id = _require_id(summary["summaryId"])
+def _check_summary(value: Any, where: str, walk: _Walk) -> JsonObject:
+    summary = _require_object(value, SUMMARY_FIELDS, SUMMARY_REQUIRED, where)
+    summary_id = _require_id(summary["summaryId"], where + "/summaryId", walk)
     role = summary["role"]
     if not isinstance(role, str) or role not in ROLES:
-        fail("selection_schema")
+        fail("selection_schema", where + "/role")
     kind = summary["kind"]
     if not isinstance(kind, str) or kind != "summary":
-        fail("selection_not_summary")
+        fail("selection_not_summary", where + "/kind")
     if summary["approved"] is not True:
-        fail("selection_unapproved")
+        fail("selection_unapproved", where + "/approved")
     checked: JsonObject = {
         "summaryId": summary_id,
         "role": role,
         "kind": "summary",
         "approved": True,
-        "text": _require_text(summary["text"]),
+        "text": _require_text(summary["text"], where + "/text", walk),
     }
     if "memoryRef" in summary:
-        ref = summary["memoryRef"]
-        if not is_id(ref, MAX_MEMORY_REF_CHARS):
-            fail("selection_schema")
-        checked["memoryRef"] = ref
+        checked["memoryRef"] = _require_id(summary["memoryRef"], where + "/memoryRef", walk, MAX_MEMORY_REF_CHARS)
     return checked
 
 
-def _check_branch(value: Any) -> JsonObject:
-    branch = _require_object(value, BRANCH_FIELDS, BRANCH_REQUIRED)
+def _check_items(
+    value: Any, where: str, walk: _Walk, check: Callable[[Any, str, _Walk], JsonObject], key: str
+) -> list[JsonObject]:
+    """An array of objects, checked in file order, IDs unique under ``key``."""
+    limit = MAX_SOURCES_PER_BRANCH if key == "refId" else MAX_SUMMARIES_PER_BRANCH
+    items = [check(item, f"{where}/{index}", walk) for index, item in enumerate(_require_list(value, limit, where))]
+    repeat = _first_repeat([item[key] for item in items])
+    if repeat is not None:
+        fail("selection_duplicate_id", f"{where}/{repeat}/{key}")
+    return items
+
+
+def _check_branch(value: Any, where: str, walk: _Walk) -> JsonObject:
+    branch = _require_object(value, BRANCH_FIELDS, BRANCH_REQUIRED, where)
     checked: JsonObject = {
-        "branchId": _require_id(branch["branchId"]),
-        "sourceRevision": _require_revision(branch["sourceRevision"]),
+        "branchId": _require_id(branch["branchId"], where + "/branchId", walk),
+        "sourceRevision": _require_revision(branch["sourceRevision"], where + "/sourceRevision"),
     }
     if "parentBranchId" in branch:
-        checked["parentBranchId"] = _require_id(branch["parentBranchId"])
-    sources = [_check_source(s) for s in _require_list(branch["sources"], MAX_SOURCES_PER_BRANCH)]
-    summaries = [_check_summary(s) for s in _require_list(branch["summaries"], MAX_SUMMARIES_PER_BRANCH)]
-    _unique_ids([s["refId"] for s in sources])
-    _unique_ids([s["summaryId"] for s in summaries])
+        checked["parentBranchId"] = _require_id(branch["parentBranchId"], where + "/parentBranchId", walk)
+    sources = _check_items(branch["sources"], where + "/sources", walk, _check_source, "refId")
+    summaries = _check_items(branch["summaries"], where + "/summaries", walk, _check_summary, "summaryId")
     checked["sources"] = sorted(sources, key=lambda s: s["refId"])
     checked["summaries"] = sorted(summaries, key=lambda s: s["summaryId"])
     return checked
 
 
-def _check_id_list(value: Any) -> list[str]:
-    ids = [_require_id(item) for item in _require_list(value, MAX_ID_LIST)]
-    _unique_ids(ids)
-    return sorted(ids)
+def _check_id_list(value: Any, where: str, walk: _Walk) -> list[str]:
+    """IDs in file order."""
+    ids = [_require_id(item, f"{where}/{i}", walk) for i, item in enumerate(_require_list(value, MAX_ID_LIST, where))]
+    repeat = _first_repeat(ids)
+    if repeat is not None:
+        fail("selection_duplicate_id", f"{where}/{repeat}")
+    return ids
 
 
-def find_cycle(parents: Mapping[str, str]) -> bool:
-    """True when following parent links among these branches loops.
+def cycle_members(parents: Mapping[str, str]) -> set[str]:
+    """The branches that lie on a loop of parent links.
 
     Each branch has at most one parent, so a walk from every unvisited branch,
     marking nodes as it goes, visits each branch once: linear time."""
     done: set[str] = set()
+    members: set[str] = set()
     for start in parents:
-        path: set[str] = set()
+        path: dict[str, int] = {}
         node: str | None = start
         while node is not None and node not in done:
             if node in path:
-                return True
-            path.add(node)
+                members.update(list(path)[path[node] :])
+                break
+            path[node] = len(path)
             node = parents.get(node)
-        done |= path
-    return False
+        done.update(path)
+    return members
 
 
-def _check_cross_references(branches: list[JsonObject], exclude: list[str], restore: list[str]) -> None:
-    _unique_ids([b["branchId"] for b in branches])
-    listed = {b["branchId"] for b in branches}
+def find_cycle(parents: Mapping[str, str]) -> bool:
+    """True when following parent links among these branches loops."""
+    return bool(cycle_members(parents))
+
+
+def _check_cross_references(
+    branches: list[JsonObject], walk: _Walk, exclude: list[str], restore: list[str]
+) -> SelectionPlaces:
+    """Uniqueness, loops and conflicts across the whole selection, found at
+    the first place in file order."""
+    branch_ids = [b["branchId"] for b in branches]
+    repeat = _first_repeat(branch_ids)
+    if repeat is not None:
+        fail("selection_duplicate_id", f"/branches/{repeat}/branchId")
+    places = SelectionPlaces({b: i for i, b in enumerate(branch_ids)}, {r: i for i, r in enumerate(restore)})
+    listed = set(branch_ids)
     parents = {b["branchId"]: b["parentBranchId"] for b in branches if b.get("parentBranchId") in listed}
-    if find_cycle(parents):
-        fail("selection_cycle")
+    looping = cycle_members(parents)
+    if looping:
+        fail("selection_cycle", places.branch(looping, "parentBranchId"))
     seen: dict[str, str] = {}
-    for branch in branches:
-        for source in branch["sources"]:
-            if seen.setdefault(source["refId"], source["sha256"]) != source["sha256"]:
-                fail("selection_conflict")
-    if set(exclude) & set(restore) or not set(restore) <= listed:
-        fail("selection_conflict")
+    for ref_id, digest, where in walk.source_refs:
+        if seen.setdefault(ref_id, digest) != digest:
+            fail("selection_conflict", where)
+    excluded = set(exclude)
+    for index, branch_id in enumerate(restore):
+        if branch_id in excluded or branch_id not in listed:
+            fail("selection_conflict", f"/restore/{index}")
+    return places
 
 
-def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
-    """Check a decoded selection against the allowlist and return its
-    canonical form: the same fields, every array sorted by its IDs.  An
-    absent optional list stays absent, so that the digest is exactly the
-    contract's recipe applied to the input."""
-    selection = _require_object(value, SELECTION_FIELDS, SELECTION_REQUIRED)
+def check_selection(value: Any, scan_secrets: bool = True) -> tuple[JsonObject, SelectionPlaces]:
+    """Check a decoded selection against the allowlist.  Return its canonical
+    form (the same fields, every array sorted by its IDs; an absent optional
+    list stays absent, so the digest is the contract's recipe applied to the
+    input) and where each ID was written."""
+    walk = _Walk()
+    selection = _require_object(value, SELECTION_FIELDS, SELECTION_REQUIRED, "")
     if type(selection["schemaVersion"]) is not int or selection["schemaVersion"] != SELECTION_SCHEMA_VERSION:
-        fail("selection_schema")
-    corpus_id = _require_id(selection["corpusId"])
-    revision = _require_revision(selection["revision"])
-    branches = [_check_branch(b) for b in _require_list(selection["branches"], MAX_BRANCHES)]
-    exclude = _check_id_list(selection.get("exclude", []))
-    restore = _check_id_list(selection.get("restore", []))
-    _check_cross_references(branches, exclude, restore)
+        fail("selection_schema", "/schemaVersion")
+    corpus_id = _require_id(selection["corpusId"], "/corpusId", walk)
+    revision = _require_revision(selection["revision"], "/revision")
+    branches = [
+        _check_branch(item, f"/branches/{index}", walk)
+        for index, item in enumerate(_require_list(selection["branches"], MAX_BRANCHES, "/branches"))
+    ]
+    exclude = _check_id_list(selection.get("exclude", []), "/exclude", walk)
+    restore = _check_id_list(selection.get("restore", []), "/restore", walk)
+    places = _check_cross_references(branches, walk, exclude, restore)
     canonical: JsonObject = {
         "schemaVersion": SELECTION_SCHEMA_VERSION,
         "corpusId": corpus_id,
@@ -476,23 +599,33 @@ def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
     }
     for name, ids in (("exclude", exclude), ("restore", restore)):
         if name in selection:
-            canonical[name] = ids
-    if scan_secrets and find_secret(_scannable_text(canonical)):
-        fail("selection_secret")
-    return canonical
+            canonical[name] = sorted(ids)
+    if scan_secrets:
+        _refuse_secrets(walk.scanned)
+    return canonical, places
 
 
-def _scannable_text(selection: JsonObject) -> str:
-    # NUL never occurs in accepted text, so no pattern can match across items.
-    parts: list[str] = [selection["corpusId"]]
-    for branch in selection["branches"]:
-        parts.append(branch["branchId"])
-        parts.extend(s["refId"] for s in branch["sources"])
-        for summary in branch["summaries"]:
-            parts.append(summary["summaryId"])
-            parts.append(summary["text"])
-            parts.append(summary.get("memoryRef", ""))
-    return "\x00".join(parts)
+def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
+    """The canonical form of a decoded selection (see ``check_selection``)."""
+    return check_selection(value, scan_secrets)[0]
+
+
+def _refuse_secrets(fields: list[tuple[str, str]]) -> None:
+    """One scan over every string field in file order, joined by NUL: no
+    accepted text holds NUL, so no pattern can match across two fields."""
+    import bisect
+
+    starts: list[int] = []
+    offset = 0
+    for _where, text in fields:
+        starts.append(offset)
+        offset += len(text) + 1
+    hit: Any = find_secret("\x00".join(text for _where, text in fields))
+    if hit is True:  # TEMPORARY until the secret gate lands
+        hit = (0, "unknown")
+    if hit:
+        position, rule = hit
+        fail("selection_secret", fields[bisect.bisect_right(starts, position) - 1][0], rule)
 
 
 def selection_digest(selection: JsonObject) -> str:
@@ -501,10 +634,27 @@ def selection_digest(selection: JsonObject) -> str:
     return sha256_hex(canonical_bytes(selection))
 
 
-def parse_selection(data: bytes) -> JsonObject:
+def check_selection_bytes(data: bytes) -> tuple[JsonObject, SelectionPlaces]:
+    """Parse and check a selection file's bytes."""
     if len(data) > MAX_SELECTION_BYTES:
         fail("selection_too_large")
-    return validate_selection(parse_json(data))
+    repeated: list[bool] = []
+
+    def marking(pairs: list[tuple[str, Any]]) -> JsonObject:
+        obj = dict(pairs)
+        if len(obj) == len(pairs):
+            return obj
+        repeated.append(True)
+        return DuplicateKeyObject(obj)
+
+    value = parse_json(data, object_pairs_hook=marking)
+    if repeated:
+        fail("selection_duplicate_key", find_duplicate_key(value))
+    return check_selection(value)
+
+
+def parse_selection(data: bytes) -> JsonObject:
+    return check_selection_bytes(data)[0]
 
 
 # ---------------------------------------------------------------------------
@@ -658,10 +808,10 @@ def branch_content_sha256(branch: JsonObject) -> str:
     return sha256_hex(canonical_bytes(branch))
 
 
-def new_state(selection: JsonObject) -> JsonObject:
+def new_state(selection: JsonObject, places: SelectionPlaces | None = None) -> JsonObject:
     """The state of a directory that accepted exactly this first selection."""
     if selection.get("restore"):
-        fail("selection_conflict")
+        fail("selection_conflict", places.restore_entry(selection["restore"]) if places else None)
     return _state_from(selection, SelectionHashes(selection), {}, set(selection.get("exclude", ())))
 
 
@@ -685,44 +835,64 @@ def _state_from(
     }
 
 
-def _check_high_water(selection: JsonObject, hashes: SelectionHashes, high_water: Mapping[str, JsonObject]) -> None:
+def _behind_high_water(
+    selection: JsonObject, hashes: SelectionHashes, high_water: Mapping[str, JsonObject]
+) -> list[str]:
+    """Branches whose sourceRevision is below their mark, or equal to it with
+    other content."""
+    behind: list[str] = []
     for branch in selection["branches"]:
         mark = high_water.get(branch["branchId"])
         if mark is None:
             continue
-        behind = branch["sourceRevision"] < mark["sourceRevision"]
-        rewritten = branch["sourceRevision"] == mark["sourceRevision"] and (
-            hashes.branches[branch["branchId"]] != mark["contentSha256"]
-        )
-        if behind or rewritten:
-            fail("source_revision_conflict")
+        revision = branch["sourceRevision"]
+        if revision < mark["sourceRevision"] or (
+            revision == mark["sourceRevision"] and hashes.branches[branch["branchId"]] != mark["contentSha256"]
+        ):
+            behind.append(branch["branchId"])
+    return behind
 
 
-def reconcile(state: JsonObject | None, selection: JsonObject) -> tuple[JsonObject, bool]:
+def reconcile(
+    state: JsonObject | None, selection: JsonObject, places: SelectionPlaces | None = None
+) -> tuple[JsonObject, bool]:
     """Accept ``selection`` against ``state``; return the new state and
-    whether the selection was a replay of the accepted one."""
+    whether the selection was a replay of the accepted one.  With ``places``
+    a refusal says where in the selection the fault lies."""
     if state is None:
-        return new_state(selection), False
+        return new_state(selection, places), False
     if selection["corpusId"] != state["corpusId"]:
-        fail("corpus_mismatch")
+        fail("corpus_mismatch", "/corpusId")
     if selection["revision"] < state["selectionRevision"]:
-        fail("revision_stale")
+        fail("revision_stale", "/revision")
     hashes = SelectionHashes(selection)
     if selection["revision"] == state["selectionRevision"]:
         if hashes.digest != state["selectionDigest"]:
-            fail("revision_stale")
+            fail("revision_stale", "/revision")
         return state, True
     previous = set(state["tombstones"])
-    restore = set(selection.get("restore", ()))
-    if not restore <= previous:
-        fail("selection_conflict")
-    _check_high_water(selection, hashes, state["highWater"])
+    not_tombstoned = set(selection.get("restore", ())) - previous
+    if not_tombstoned:
+        fail("selection_conflict", places.restore_entry(not_tombstoned) if places else None)
+    behind = _behind_high_water(selection, hashes, state["highWater"])
+    if behind:
+        fail("source_revision_conflict", places.branch(behind, "sourceRevision") if places else None)
     listed = {b["branchId"] for b in selection["branches"]}
     omitted = {b["branchId"] for b in state["snapshot"]["branches"]} - listed
+    restore = set(selection.get("restore", ()))
     tombstones = (previous - restore) | set(selection.get("exclude", ())) | omitted
-    if len(tombstones) > MAX_TOMBSTONES:
-        fail("selection_limit")
     return _state_from(selection, hashes, state["highWater"], tombstones), False
+
+
+def committed_state_bytes(state: JsonObject) -> bytes:
+    """state.json as it would be committed, or state_limit when its own
+    reader would refuse it later: nothing is committed past those bounds."""
+    if len(state["tombstones"]) > MAX_TOMBSTONES:
+        fail("state_limit")
+    data = state_bytes(state)
+    if len(data) > MAX_STATE_BYTES:
+        fail("state_limit")
+    return data
 
 
 def validate_state(value: Any) -> JsonObject:
@@ -820,17 +990,11 @@ def state_bytes(state: JsonObject) -> bytes:
 class Projection:
     """The extraction and the counts a result line reports."""
 
-    __slots__ = ("branches", "edges", "extraction", "sources", "summaries", "tombstones")
+    __slots__ = ("counts", "extraction")
 
-    def __init__(
-        self, extraction: JsonObject, *, branches: int, sources: int, summaries: int, edges: int, tombstones: int
-    ) -> None:
+    def __init__(self, extraction: JsonObject, counts: dict[str, int]) -> None:
         self.extraction = extraction
-        self.branches = branches
-        self.sources = sources
-        self.summaries = summaries
-        self.edges = edges
-        self.tombstones = tombstones
+        self.counts = counts
 
 
 def _provenance(state: JsonObject) -> JsonObject:
@@ -884,7 +1048,8 @@ def _branch_nodes(provenance: JsonObject, branch: JsonObject) -> Iterator[JsonOb
         node = {
             **provenance,
             "id": f"branch:{branch_id}:summary:{summary['summaryId']}",
-            "label": summary["text"],
+            # The role leads the label so that every Graphify answer shows who said it.
+            "label": f"{summary['role']}: {summary['text']}",
             "nodeKind": "summary",
             "file_type": "rationale",
             "summaryId": summary["summaryId"],
@@ -924,14 +1089,18 @@ def project(state: JsonObject) -> Projection:
         "hyperedges": [],
     }
     kinds = [n["nodeKind"] for n in nodes.values()]
-    return Projection(
-        extraction=extraction,
-        branches=len(projected),
-        sources=kinds.count("source"),
-        summaries=sum(len(b["summaries"]) for b in projected),
-        edges=len(edges),
-        tombstones=len(tombstones),
-    )
+    listed = state["snapshot"]["branches"]
+    parents = [b["parentBranchId"] for b in projected if "parentBranchId" in b]
+    counts = {
+        "branches": len(projected),
+        "sources": kinds.count("source"),
+        "summaries": sum(len(b["summaries"]) for b in projected),
+        "edges": len(edges),
+        "tombstones": len(tombstones),
+        "withheldBranches": len(listed) - len(projected),
+        "missingParents": sum(1 for parent in parents if parent not in projected_ids),
+    }
+    return Projection(extraction, counts)
 
 
 def extraction_bytes(projection: Projection) -> bytes:
@@ -991,10 +1160,9 @@ def read_selection(path: str) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             fail("selection_unreadable")
-        try:
-            return _read_bounded(fd, MAX_SELECTION_BYTES, "selection_too_large")
-        except OSError:
-            fail("selection_unreadable")
+        return _read_bounded(fd, MAX_SELECTION_BYTES, "selection_too_large")
+    except OSError:
+        fail("selection_unreadable")
     finally:
         os.close(fd)
 
@@ -1014,6 +1182,11 @@ SUPPORTS_DIR_FD = (
     and os.listdir in os.supports_fd
 )
 DIR_FLAGS = os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC
+# Graphify's to_json resolves the name it is given to an absolute path and
+# creates its temporaries beside it (".gfy-replace-bak-XXXXXXXX.tmp" is the
+# longest), so a root this close to PATH_MAX could never build.
+GRAPHIFY_NAME_ALLOWANCE = 64
+DEFAULT_PATH_MAX = 4096
 
 
 # On Windows a symlink or a junction is a reparse point with one of these
@@ -1026,6 +1199,21 @@ LINK_REPARSE_TAGS = frozenset({IO_REPARSE_TAG_SYMLINK, IO_REPARSE_TAG_MOUNT_POIN
 
 def _is_link(st: os.stat_result) -> bool:
     return stat.S_ISLNK(st.st_mode) or getattr(st, "st_reparse_tag", 0) in LINK_REPARSE_TAGS
+
+
+class _StateErrors:
+    """Inside ``with STATE_IO``, an OS error is one on the state directory:
+    ``state_access``.  OS errors anywhere else are not mapped here."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _trace: object) -> None:
+        if isinstance(error, OSError):
+            raise ProjectionError("state_access") from None
+
+
+STATE_IO = _StateErrors()
 
 
 class OwnedDir:
@@ -1042,10 +1230,17 @@ class OwnedDir:
 
     def lstat(self, name: str) -> os.stat_result | None:
         where, dir_fd = self._where(name)
-        try:
-            return os.stat(where, dir_fd=dir_fd, follow_symlinks=False)
-        except FileNotFoundError:
-            return None
+        with STATE_IO:
+            try:
+                return os.stat(where, dir_fd=dir_fd, follow_symlinks=False)
+            except FileNotFoundError:
+                return None
+
+    def identity(self) -> tuple[int, int]:
+        """(device, inode) of this directory as opened."""
+        with STATE_IO:
+            st = os.fstat(self.fd) if self.fd is not None else os.stat(self.path)
+        return st.st_dev, st.st_ino
 
     def _refuse_link(self, name: str) -> None:
         st = self.lstat(name)
@@ -1057,12 +1252,13 @@ class OwnedDir:
         self._refuse_link(name)
         if self.fd is None:
             return OwnedDir(os.path.join(self.path, name), None)
-        try:
-            return OwnedDir(os.path.join(self.path, name), os.open(name, DIR_FLAGS, dir_fd=self.fd))
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                fail("state_symlink")
-            raise
+        with STATE_IO:
+            try:
+                return OwnedDir(os.path.join(self.path, name), os.open(name, DIR_FLAGS, dir_fd=self.fd))
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                    fail("state_symlink")
+                raise
 
     def open_read(self, name: str, writable: bool = False) -> int | None:
         """Open an existing regular file without following a symlink.
@@ -1071,79 +1267,92 @@ class OwnedDir:
         where, dir_fd = self._where(name)
         access = os.O_RDWR if writable else os.O_RDONLY
         flags = access | _O_NOFOLLOW | _O_NONBLOCK | _O_BINARY | _O_CLOEXEC
-        try:
-            fd = os.open(where, flags, dir_fd=dir_fd)
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                fail("state_symlink")
-            raise
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            fail("state_unknown_entry")
+        with STATE_IO:
+            try:
+                fd = os.open(where, flags, dir_fd=dir_fd)
+            except FileNotFoundError:
+                return None
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    fail("state_symlink")
+                raise
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                fail("state_unknown_entry")
         return fd
 
     def read(self, name: str, limit: int, too_large: str) -> bytes | None:
         fd = self.open_read(name)
         if fd is None:
             return None
-        try:
-            return _read_bounded(fd, limit, too_large)
-        finally:
-            os.close(fd)
+        with STATE_IO:
+            try:
+                return _read_bounded(fd, limit, too_large)
+            finally:
+                os.close(fd)
 
-    def create_exclusive(self, name: str) -> int:
+    def create_exclusive(self, name: str, if_exists: str = "state_access") -> int:
+        """A new file, mode 0600, never through a symlink; ``if_exists`` is
+        the code when the name is taken."""
         self._refuse_link(name)
         where, dir_fd = self._where(name)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_BINARY | _O_CLOEXEC
-        fd = os.open(where, flags, 0o600, dir_fd=dir_fd)
-        try:
-            if hasattr(os, "fchmod"):
-                os.fchmod(fd, 0o600)
-        except BaseException:
-            # It is ours and empty: leave no half-made file behind.
-            os.close(fd)
+        with STATE_IO:
             try:
-                self.unlink(name)
-            except OSError:
-                pass
-            raise
+                fd = os.open(where, flags, 0o600, dir_fd=dir_fd)
+            except FileExistsError:
+                fail(if_exists)
+            try:
+                if hasattr(os, "fchmod"):
+                    os.fchmod(fd, 0o600)
+            except BaseException:
+                # It is ours and empty: leave no half-made file behind.
+                os.close(fd)
+                try:
+                    self.unlink(name)
+                except ProjectionError:
+                    pass
+                raise
         return fd
 
     def unlink(self, name: str) -> None:
         # unlink never follows a symlink: it removes the name itself.
         where, dir_fd = self._where(name)
-        try:
-            os.unlink(where, dir_fd=dir_fd)
-        except FileNotFoundError:
-            pass
+        with STATE_IO:
+            try:
+                os.unlink(where, dir_fd=dir_fd)
+            except FileNotFoundError:
+                pass
 
     def rmdir(self, name: str) -> None:
         where, dir_fd = self._where(name)
-        try:
-            os.rmdir(where, dir_fd=dir_fd)
-        except FileNotFoundError:
-            pass
+        with STATE_IO:
+            try:
+                os.rmdir(where, dir_fd=dir_fd)
+            except FileNotFoundError:
+                pass
 
     def rename(self, source: str, target: str) -> None:
         self._refuse_link(source)
         self._refuse_link(target)
         src, src_fd = self._where(source)
         dst, dst_fd = self._where(target)
-        os.replace(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+        with STATE_IO:
+            os.replace(src, dst, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
 
     def names(self) -> list[str]:
-        return sorted(os.listdir(self.fd if self.fd is not None else self.path))
+        with STATE_IO:
+            return sorted(os.listdir(self.fd if self.fd is not None else self.path))
 
     def sync(self) -> None:
         if self.fd is not None:
-            os.fsync(self.fd)
+            with STATE_IO:
+                os.fsync(self.fd)
 
     def close(self) -> None:
         if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
+            fd, self.fd = self.fd, None
+            os.close(fd)
 
     def write_atomic(self, name: str, data: bytes) -> None:
         """Publish ``data`` as ``name`` through its fixed .tmp twin: exclusive
@@ -1151,24 +1360,37 @@ class OwnedDir:
         temp = name + TMP_SUFFIX
         self.unlink(temp)
         fd = self.create_exclusive(temp)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        with STATE_IO:
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
         self.rename(temp, name)
         self.sync()
 
 
+def _path_max(fd: int) -> int:
+    try:
+        return os.fpathconf(fd, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        return DEFAULT_PATH_MAX
+
+
 def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
-    """Walk from '/' with O_NOFOLLOW, so that no component can be a symlink."""
-    parts = [p for p in path.split("/") if p]
+    """Walk from '/' with O_NOFOLLOW, so that no component can be a symlink;
+    '..' is resolved by the kernel, after the component before it was checked."""
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    canonical: list[str] = []
     fd = os.open("/", DIR_FLAGS)
     try:
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
+            canonical = canonical[:-1] if part == ".." else [*canonical, part]
+            if last and len(os.fsencode("/" + "/".join(canonical))) + GRAPHIFY_NAME_ALLOWANCE >= _path_max(fd):
+                fail("state_access")
             try:
                 child = os.open(part, DIR_FLAGS, dir_fd=fd)
             except FileNotFoundError:
@@ -1197,15 +1419,29 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
             os.close(fd)
 
 
-def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
+def _path_prefixes(path: str) -> list[str]:
+    """Each ancestor of ``path`` as written, '..' kept, outermost first."""
+    prefixes: list[str] = []
     probe = path
-    while os.path.dirname(probe) != probe:
+    while True:
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        prefixes.append(probe)
+        probe = parent
+    return prefixes[::-1]
+
+
+def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
+    # Every prefix as written, so that "lnk\\.." is checked as "lnk" first.
+    for prefix in _path_prefixes(path):
+        if os.path.basename(prefix) in ("", ".", ".."):
+            continue
         try:
-            if _is_link(os.lstat(probe)):
+            if _is_link(os.lstat(prefix)):
                 fail("state_symlink")
         except FileNotFoundError:
             pass
-        probe = os.path.dirname(probe)
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -1225,13 +1461,13 @@ def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
 
 def open_root(root: str, create: bool) -> OwnedDir | None:
     """Open the state root, refusing a symlink or junction in any component.
-    None when it does not exist and ``create`` is false."""
-    absolute = os.path.abspath(root)
-    if os.path.normcase(os.path.realpath(absolute)) != os.path.normcase(absolute):
-        fail("state_symlink")
-    if SUPPORTS_DIR_FD:
-        return _open_root_posix(absolute, create)
-    return _open_root_portable(absolute, create)
+    None when it does not exist and ``create`` is false.  The path is not
+    normalized first: '..' after a symlink must meet the symlink."""
+    with STATE_IO:
+        absolute = root if os.path.isabs(root) else os.path.join(os.getcwd(), root)
+        if SUPPORTS_DIR_FD:
+            return _open_root_posix(absolute, create)
+        return _open_root_portable(absolute, create)
 
 
 def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
@@ -1254,10 +1490,13 @@ def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
 
 def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
     """Check every entry against the owned names.  Refusals come in a fixed
-    order whatever the listing order: symlink, lock (when asked), non-empty
-    first use, unknown entry.  Changes nothing."""
+    order whatever the listing order: symlink, lock (when asked), a foreign
+    name on first use, an unknown entry.  Changes nothing.
+
+    A directory without state.json that holds only owned names, what a first
+    run killed before its commit leaves, counts as empty."""
     names = owned.names()
-    symlink = unknown = False
+    symlink = foreign = wrong_type = lock_held = False
     for name in names:
         st = owned.lstat(name)
         if st is None:
@@ -1267,28 +1506,37 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
         elif name == CACHE_NAME and stat.S_ISDIR(st.st_mode):
             cache_symlink, cache_unknown = _scan_cache(owned)
             symlink |= cache_symlink
-            unknown |= cache_unknown
-        elif not stat.S_ISREG(st.st_mode) or (name not in OWNED_FILES and not is_graphify_temp(name)):
-            unknown = True
+            wrong_type |= cache_unknown
+        elif name not in OWNED_FILES and name != CACHE_NAME and not is_graphify_temp(name):
+            foreign = True
+        elif not stat.S_ISREG(st.st_mode):
+            # An owned name of the wrong type: a lock that is a directory
+            # cannot be cleared the documented way, so it is not a lock.
+            wrong_type = True
+        elif name == LOCK_NAME:
+            lock_held = True
     if symlink:
         fail("state_symlink")
-    if refuse_lock and LOCK_NAME in names:
+    if refuse_lock and lock_held:
         fail("state_locked")
-    if STATE_NAME not in names and any(name != LOCK_NAME for name in names):
+    if foreign and STATE_NAME not in names:
         fail("state_not_empty")
-    if unknown:
+    if foreign or wrong_type:
         fail("state_unknown_entry")
 
 
 def is_graphify_temp(name: str) -> bool:
-    """A name of the shape Graphify's to_json gives its temporary file."""
+    """A name of the shape Graphify gives its temporary files: to_json's
+    ".gfy-XXXXXXXX.tmp" and its replace fallback's ".gfy-replace-*.tmp" and
+    ".gfy-replace-bak-*.tmp"."""
+    if not (name.startswith(GFY_TEMP_PREFIX) and name.endswith(TMP_SUFFIX)):
+        return False
     middle = name[len(GFY_TEMP_PREFIX) : -len(TMP_SUFFIX)]
-    return (
-        name.startswith(GFY_TEMP_PREFIX)
-        and name.endswith(TMP_SUFFIX)
-        and 0 < len(middle) <= 64
-        and GFY_TEMP_CHARS.issuperset(middle)
-    )
+    for kind in GFY_TEMP_KINDS:
+        if middle.startswith(kind):
+            middle = middle[len(kind) :]
+            break
+    return 0 < len(middle) <= 64 and GFY_TEMP_CHARS.issuperset(middle)
 
 
 def _remove_graphify_temps(owned: OwnedDir) -> None:
@@ -1316,7 +1564,7 @@ def remove_derived(owned: OwnedDir) -> None:
 
 
 # ---------------------------------------------------------------------------
-# The lock (I/O)
+# The lock and signals (I/O)
 # ---------------------------------------------------------------------------
 
 
@@ -1330,21 +1578,19 @@ class Lock:
         self.identity: tuple[int, int, bytes] | None = None
 
     def acquire(self) -> None:
-        try:
-            fd = self.owned.create_exclusive(LOCK_NAME)
-        except FileExistsError:
-            fail("state_locked")
+        fd = self.owned.create_exclusive(LOCK_NAME, if_exists="state_locked")
         # The PID tells an operator which process to look for.
         content = f"{os.getpid()} {os.urandom(8).hex()}\n".encode("ascii")
         try:
-            st = os.fstat(fd)
-            if os.write(fd, content) != len(content):
-                raise OSError(errno.EIO, "short write")
+            with STATE_IO:
+                st = os.fstat(fd)
+                if os.write(fd, content) != len(content):
+                    raise OSError(errno.EIO, "short write")
         except BaseException:
             os.close(fd)
             try:
                 self.owned.unlink(LOCK_NAME)
-            except OSError:
+            except ProjectionError:
                 pass
             raise
         os.close(fd)
@@ -1358,9 +1604,55 @@ class Lock:
             same_file = st is not None and (st.st_dev, st.st_ino) == self.identity[:2]
             if same_file and self.owned.read(LOCK_NAME, 64, "state_locked") == self.identity[2]:
                 self.owned.unlink(LOCK_NAME)
-        except (OSError, ProjectionError):
+        except ProjectionError:
             pass
         self.identity = None
+
+
+class Signals:
+    """SIGINT, SIGTERM and SIGHUP become a flag that the run checks between
+    its steps, so that, as with git's lockfile, it removes its lock and
+    temporaries before it answers ``interrupted``.  A second signal during
+    that clean-up only sets the flag again: it cannot cut the clean-up short."""
+
+    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+
+    def __init__(self) -> None:
+        self.received = False
+        self.previous: dict[int, Any] = {}
+
+    def _handle(self, _signum: int, _frame: object) -> None:
+        self.received = True
+
+    def install(self) -> None:
+        import signal
+
+        self.received = False
+        for name in self.NAMES:
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+            try:
+                self.previous[number] = signal.signal(number, self._handle)
+            except (ValueError, OSError):
+                pass  # not the main thread: the caller keeps its own handlers
+
+    def restore(self) -> None:
+        import signal
+
+        for number, handler in self.previous.items():
+            try:
+                signal.signal(number, handler)
+            except (ValueError, OSError, TypeError):
+                pass
+        self.previous.clear()
+
+    def check(self) -> None:
+        if self.received:
+            fail("interrupted")
+
+
+SIGNALS = Signals()
 
 
 # ---------------------------------------------------------------------------
@@ -1368,6 +1660,7 @@ class Lock:
 # ---------------------------------------------------------------------------
 # A loader returns {"version", "validate", "build", "export"}.  The real one
 # imports Graphify; tests pass an in-process stand-in of the same shape.
+# What Graphify raises is graphify_*; what the adapter's own code raises is not.
 
 
 def clean_version(value: Any) -> str | None:
@@ -1439,7 +1732,7 @@ def _accepts(function: Any, positional: int, keywords: Sequence[str]) -> bool:
 
 
 def resolve_graphify(modules: Mapping[str, Any]) -> GraphifyApi:
-    version = modules.get("version")
+    version = clean_version(modules.get("version"))
     assert_valid = getattr(modules.get("validate"), "assert_valid", None)
     build_from_json = getattr(modules.get("build"), "build_from_json", None)
     to_json = getattr(modules.get("export"), "to_json", None)
@@ -1448,9 +1741,11 @@ def resolve_graphify(modules: Mapping[str, Any]) -> GraphifyApi:
         and _accepts(build_from_json, 1, ("directed", "dedup"))
         and _accepts(to_json, 3, ("force", "built_at_commit"))
     ):
-        fail("graphify_incompatible")
+        error = ProjectionError("graphify_incompatible")
+        error.graphify_version = version
+        raise error
     assert assert_valid is not None and build_from_json is not None and to_json is not None
-    return GraphifyApi(clean_version(version), assert_valid, build_from_json, to_json)
+    return GraphifyApi(version, assert_valid, build_from_json, to_json)
 
 
 class silenced:
@@ -1467,7 +1762,7 @@ class silenced:
                 pass
         self.streams = (sys.stdout, sys.stderr)
         self.saved: list[tuple[int, int]] = []
-        self.devnull = os.open(os.devnull, os.O_WRONLY)
+        self.devnull = os.open(os.devnull, os.O_WRONLY | _O_CLOEXEC)
         for target in (1, 2):
             try:
                 self.saved.append((target, os.dup(target)))
@@ -1488,7 +1783,8 @@ class silenced:
 def graph_matches(graph: Any, extraction: JsonObject) -> bool:
     """Graphify's graph must hold exactly the extraction's node ids and
     (source, target, relation) edges, directed: it may add attributes, never
-    merge, rename or drop.  Checked on the built graph, before export."""
+    merge, rename or drop.  Checked on the built graph, before export.  The
+    graph is Graphify's object: whatever it raises counts as a mismatch."""
     expected_nodes = {n["id"] for n in extraction["nodes"]}
     expected_edges = {(e["source"], e["target"], e["relation"]) for e in extraction["edges"]}
     try:
@@ -1520,24 +1816,77 @@ def load_api(loader: GraphifyLoader) -> GraphifyApi:
     return resolve_graphify(modules)
 
 
-def build_graph(api: GraphifyApi, extraction: JsonObject, output_path: str, digest: str) -> None:
-    """Validate, build, check and export.  ``extraction`` is handed over:
-    Graphify may change it in place, so the caller has written its bytes
-    already and keeps no other use for it.  Any exception, a graph that
-    lost identities, or an export that does not report success is
-    graphify_failed."""
-    expected = {"nodes": extraction["nodes"][:], "edges": extraction["edges"][:]}
-    written: Any = None
+def _graphify_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
+    """Call Graphify silenced: (True, its result), or (False, None) when it raised."""
     with silenced():
         try:
-            api.assert_valid(extraction)
-            graph = api.build_from_json(extraction, directed=True, dedup=False)
-            if graph_matches(graph, expected):
-                written = api.to_json(graph, {}, output_path, force=True, built_at_commit=digest)
-        except Exception:
-            written = None
-    if written is not True:
+            return True, function(*args, **kwargs)
+        except BaseException:  # SystemExit from a library is still its failure
+            return False, None
+
+
+def build_graph(api: GraphifyApi, extraction: JsonObject, output_name: str, digest: str) -> None:
+    """Validate, build, check and export to ``output_name`` in the working
+    directory.  ``extraction`` is handed over: Graphify may change it in
+    place, so the caller has written its bytes already.  A call that raises,
+    a graph that lost identities, or an export that does not report success
+    is graphify_failed."""
+    expected = {"nodes": extraction["nodes"][:], "edges": extraction["edges"][:]}
+    valid, _ = _graphify_call(api.assert_valid, extraction)
+    if not valid:
         fail("graphify_failed")
+    built, graph = _graphify_call(api.build_from_json, extraction, directed=True, dedup=False)
+    if not built or not graph_matches(graph, expected):
+        fail("graphify_failed")
+    exported, written = _graphify_call(api.to_json, graph, {}, output_name, force=True, built_at_commit=digest)
+    if not exported or written is not True:
+        fail("graphify_failed")
+
+
+class _InsideRoot:
+    """The working directory is the opened root for the duration, so that
+    Graphify is handed a short name relative to the verified directory and
+    never a path to re-resolve.  Graphify must leave it there."""
+
+    def __init__(self, owned: OwnedDir) -> None:
+        self.owned = owned
+        self.saved_fd: int | None = None
+        self.saved_path: str | None = None
+
+    def __enter__(self) -> None:
+        try:
+            self.saved_fd = os.open(".", os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
+        except OSError:
+            try:
+                self.saved_path = os.getcwd()
+            except OSError:
+                pass  # nowhere to return to; the process ends soon after
+        self.identity = self.owned.identity()
+        with STATE_IO:
+            if self.owned.fd is not None:
+                os.fchdir(self.owned.fd)
+            else:
+                os.chdir(self.owned.path)
+
+    def stayed(self) -> bool:
+        """Whether the working directory is still the root it entered."""
+        try:
+            st = os.stat(".")
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) == self.identity == self.owned.identity()
+
+    def __exit__(self, *_exc: object) -> None:
+        try:
+            if self.saved_fd is not None:
+                os.fchdir(self.saved_fd)
+            elif self.saved_path is not None:
+                os.chdir(self.saved_path)
+        except OSError:
+            pass
+        finally:
+            if self.saved_fd is not None:
+                os.close(self.saved_fd)
 
 
 # ---------------------------------------------------------------------------
@@ -1546,26 +1895,36 @@ def build_graph(api: GraphifyApi, extraction: JsonObject, output_path: str, dige
 
 
 class Outcome:
-    """A code, the status that goes with it on success, and Graphify's version."""
+    """What one invocation answers: a code, the status that goes with success,
+    Graphify's version, and for a refusal where (``at``), which secret rule,
+    and whether the published graph was withdrawn."""
 
-    __slots__ = ("code", "extra", "graphify_version")
+    __slots__ = ("at", "code", "extra", "graphify_version", "rule", "withdrawn")
 
     def __init__(self, code: str, extra: dict[str, Any], graphify_version: str | None = None) -> None:
         self.code = code
         self.extra = extra
         self.graphify_version = graphify_version
+        self.at: str | None = None
+        self.rule: str | None = None
+        self.withdrawn = False
+
+    @classmethod
+    def refusal(cls, error: ProjectionError) -> Outcome:
+        outcome = cls(error.code, {}, error.graphify_version)
+        outcome.at = error.at
+        outcome.rule = error.rule
+        outcome.withdrawn = error.withdrawn
+        return outcome
 
 
-def _status(projection: Projection, state: JsonObject) -> dict[str, Any]:
-    return {
-        "selectionRevision": state["selectionRevision"],
-        "selectionDigest": state["selectionDigest"],
-        "branches": projection.branches,
-        "sources": projection.sources,
-        "summaries": projection.summaries,
-        "edges": projection.edges,
-        "tombstones": projection.tombstones,
-    }
+def _status(projection: Projection, state: JsonObject, left_out: bool) -> dict[str, Any]:
+    """Revision, digest and counts; with ``left_out`` also what was not projected."""
+    names = COUNT_NAMES + LEFT_OUT_NAMES if left_out else COUNT_NAMES
+    status = {name: projection.counts[name] for name in names}
+    status["selectionRevision"] = state["selectionRevision"]
+    status["selectionDigest"] = state["selectionDigest"]
+    return status
 
 
 def read_state(owned: OwnedDir) -> JsonObject | None:
@@ -1582,91 +1941,118 @@ def _take_graph(owned: OwnedDir) -> bytes:
     fd = owned.open_read(temp, writable=True)
     if fd is None:
         fail("graphify_failed")
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, 0o600)
-        data = _read_bounded(fd, MAX_OWNED_FILE_BYTES, "graphify_failed")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    with STATE_IO:
+        try:
+            if hasattr(os, "fchmod"):
+                os.fchmod(fd, 0o600)
+            data = _read_bounded(fd, MAX_OWNED_FILE_BYTES, "graphify_failed")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     return data
 
 
+def _build_published_graph(owned: OwnedDir, state: JsonObject, projection: Projection, api: GraphifyApi) -> bytes:
+    """Graphify writes graph.json.tmp inside the root; it becomes graph.json."""
+    temp = GRAPH_NAME + TMP_SUFFIX
+    # to_json writes through a symlinked destination: the name must not exist.
+    owned.unlink(temp)
+    inside = _InsideRoot(owned)
+    with inside:
+        build_graph(api, projection.extraction, temp, state["selectionDigest"])
+        if not inside.stayed():
+            fail("graphify_failed")
+    SIGNALS.check()
+    graph = _take_graph(owned)
+    owned.rename(temp, GRAPH_NAME)
+    _remove_graphify_temps(owned)
+    owned.sync()
+    return graph
+
+
 def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outcome:
-    """Extraction, then the graph through Graphify, then the receipt, last.
-    On a Graphify failure no derived file remains."""
+    """Extraction, then the graph through Graphify, then the receipt, last."""
     projection = project(state)
     extraction = extraction_bytes(projection)
     owned.write_atomic(EXTRACTION_NAME, extraction)
-    status = _status(projection, state)
-    version: str | None = None
+    SIGNALS.check()
+    api = load_api(loader)
     try:
-        api = load_api(loader)
-        version = api.version
-        temp = GRAPH_NAME + TMP_SUFFIX
-        # to_json writes through a symlinked destination: the name must not exist.
-        owned.unlink(temp)
-        build_graph(api, projection.extraction, os.path.join(owned.path, temp), state["selectionDigest"])
-        graph = _take_graph(owned)
-        owned.rename(temp, GRAPH_NAME)
-        _remove_graphify_temps(owned)
-        owned.sync()
+        SIGNALS.check()
+        graph = _build_published_graph(owned, state, projection, api)
+        SIGNALS.check()
     except ProjectionError as error:
-        remove_derived(owned)
-        return Outcome(error.code, {}, version)
+        error.graphify_version = api.version
+        raise
     graph_sha = sha256_hex(graph)
-    owned.write_atomic(RECEIPT_NAME, receipt_bytes(state, graph_sha, sha256_hex(extraction), version))
-    return Outcome("built", dict(status, graphSha256=graph_sha), version)
+    owned.write_atomic(RECEIPT_NAME, receipt_bytes(state, graph_sha, sha256_hex(extraction), api.version))
+    # From here the graph is published: a signal no longer changes the answer.
+    status = dict(_status(projection, state, left_out=True), graphSha256=graph_sha)
+    return Outcome("built", status, api.version)
 
 
-def accept(owned: OwnedDir, selection: JsonObject | None) -> JsonObject:
+def accept(owned: OwnedDir, selection: JsonObject | None, places: SelectionPlaces | None = None) -> JsonObject:
     """Reconcile and, unless it is a replay or a rebuild, commit state.json."""
     state = read_state(owned)
     if selection is None:
         if state is None:
             fail("state_missing")
         return state
-    accepted, replay = reconcile(state, selection)
+    accepted, replay = reconcile(state, selection, places)
     if not replay:
-        owned.write_atomic(STATE_NAME, state_bytes(accepted))
+        data = committed_state_bytes(accepted)
+        SIGNALS.check()
+        owned.write_atomic(STATE_NAME, data)
     return accepted
 
 
-def update(owned: OwnedDir, selection: JsonObject | ProjectionError | None, loader: GraphifyLoader) -> Outcome:
-    """Under the lock, in a checked directory: invalidate the derived files
-    first, then validate, commit and publish."""
-    remove_derived(owned)
+def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader) -> Outcome:
+    """Under the lock, in a checked directory: withdraw the derived files
+    first, then validate, commit and publish.  A refusal from here on says
+    ``withdrawn``; whatever stopped it, no half-published graph stays."""
     try:
-        if isinstance(selection, ProjectionError):
-            raise selection
-        return publish(owned, accept(owned, selection), loader)
-    except BaseException:
-        # Whatever stopped us, no half-published graph stays behind.
+        remove_derived(owned)
+        SIGNALS.check()
+        if isinstance(loaded, ProjectionError):
+            raise loaded
+        selection, places = loaded if loaded is not None else (None, None)
+        return publish(owned, accept(owned, selection, places), loader)
+    except BaseException as error:
         try:
             remove_derived(owned)
-        except OSError:
+        except ProjectionError:
             pass
+        if isinstance(error, ProjectionError):
+            error.withdrawn = True
+            raise
+        if isinstance(error, Exception):
+            internal = ProjectionError("internal_error")
+            internal.withdrawn = True
+            raise internal from None
         raise
 
 
-def dry_run(owned: OwnedDir | None, selection: JsonObject | ProjectionError | None) -> Outcome:
+def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
     """Validate and reconcile; read only."""
     if owned is not None:
         scan_directory(owned, refuse_lock=True)
-    if isinstance(selection, ProjectionError):
-        raise selection
+    if isinstance(loaded, ProjectionError):
+        raise loaded
     state = read_state(owned) if owned is not None else None
-    if selection is None:
+    if loaded is None:
         if state is None:
             fail("state_missing")
         accepted = state
     else:
-        accepted, _replay = reconcile(state, selection)
-    return Outcome("checked", _status(project(accepted), accepted))
+        accepted, replay = reconcile(state, *loaded)
+        if not replay:
+            committed_state_bytes(accepted)
+    return Outcome("checked", _status(project(accepted), accepted, left_out=True))
 
 
 def verify(owned: OwnedDir | None) -> Outcome:
-    """Exit 0 only for a complete, unaltered publication of the current state."""
+    """Exit 0 only for a complete, unaltered publication of the current
+    state: the receipt, both hashes, and the extraction derived afresh."""
     if owned is None:
         fail("state_missing")
     scan_directory(owned, refuse_lock=True)
@@ -1691,8 +2077,11 @@ def verify(owned: OwnedDir | None) -> Outcome:
     expected_receipt = receipt_bytes(state, graph_sha, sha256_hex(extraction_data), version)
     if receipt_data != expected_receipt:
         fail("receipt_mismatch")
+    # The receipt vouches for the files; the state must vouch for the receipt.
     projection = project(state)
-    return Outcome("verified", dict(_status(projection, state), graphSha256=graph_sha), version)
+    if extraction_bytes(projection) != extraction_data:
+        fail("receipt_mismatch")
+    return Outcome("verified", dict(_status(projection, state, left_out=False), graphSha256=graph_sha), version)
 
 
 # ---------------------------------------------------------------------------
@@ -1756,23 +2145,11 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
     return Arguments(values["--state-root"], values.get("--selection"), is_verify, "--dry-run" in switches)
 
 
-def _json_scalar(value: Any) -> str:
-    """JSON for the result line's values, which are fixed codes, digests,
-    numbers and version strings; any other character is escaped anyway."""
-    if value is None:
-        return "null"
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    text = str(value)
-    escaped = "".join(c if " " <= c < "\x7f" and c not in '"\\' else f"\\u{ord(c):04x}" for c in text)
-    return f'"{escaped}"'
-
-
 def result_line(outcome: Outcome) -> str:
-    """One JSON object with sorted keys, built by hand: the json package is
-    not imported on the paths that need nothing else from it."""
+    """One JSON object with sorted keys.  Its values are fixed codes,
+    pointers made of allowlisted names, digests, numbers and version strings."""
+    import json
+
     exit_code = CODES[outcome.code]
     result: dict[str, Any] = {
         "result": RESULT_WORD[exit_code],
@@ -1786,33 +2163,53 @@ def result_line(outcome: Outcome) -> str:
     }
     if exit_code == EXIT_OK:
         result.update(outcome.extra)
-    return "{" + ",".join(f'"{key}":{_json_scalar(result[key])}' for key in sorted(result)) + "}"
+    else:
+        if outcome.at is not None:
+            result["at"] = outcome.at
+        if outcome.rule is not None:
+            result["rule"] = outcome.rule
+        if outcome.withdrawn:
+            result["withdrawn"] = True
+    return json.dumps(result, sort_keys=True, separators=(",", ":"))
 
 
-def _load_selection(path: str | None) -> JsonObject | ProjectionError | None:
+def _load_selection(path: str | None) -> LoadedSelection:
     """Read and validate before any state is touched; a fault is kept and
     reported after the state's own checks, in the contract's order."""
     if path is None:
         return None
     try:
-        return parse_selection(read_selection(path))
+        return check_selection_bytes(read_selection(path))
     except ProjectionError as error:
         return error
 
 
+def _open_for_update(state_root: str, loaded: LoadedSelection) -> OwnedDir | None:
+    """Open the root; create it only for a first selection that reconciles,
+    so that a first run refused for any reason leaves nothing behind."""
+    owned = open_root(state_root, create=False)
+    if owned is None and isinstance(loaded, tuple):
+        committed_state_bytes(reconcile(None, *loaded)[0])
+        SIGNALS.check()
+        owned = open_root(state_root, create=True)
+    return owned
+
+
 def run(args: Arguments, loader: GraphifyLoader) -> Outcome:
-    selection = _load_selection(args.selection)
-    read_only = args.verify or args.dry_run
-    # An invalid selection never creates a state directory; nor does a check.
-    owned = open_root(args.state_root, create=not read_only and isinstance(selection, dict))
+    loaded = _load_selection(args.selection)
+    SIGNALS.check()
+    if args.verify or args.dry_run:
+        owned = open_root(args.state_root, create=False)
+    else:
+        owned = _open_for_update(args.state_root, loaded)
     try:
-        if args.verify:
-            return verify(owned)
-        if args.dry_run:
-            return dry_run(owned, selection)
+        if args.verify or args.dry_run:
+            outcome = verify(owned) if args.verify else dry_run(owned, loaded)
+            SIGNALS.check()
+            return outcome
         if owned is None:
-            if isinstance(selection, ProjectionError):
-                raise selection
+            if isinstance(loaded, ProjectionError):
+                raise loaded
             fail("state_missing")
         # A read-only scan first, so that a refusal does not even create and
         # remove the lock; then again under the lock, which closes the race.
@@ -1821,7 +2218,7 @@ def run(args: Arguments, loader: GraphifyLoader) -> Outcome:
         lock.acquire()
         try:
             scan_directory(owned, refuse_lock=False)
-            return update(owned, selection, loader)
+            return update(owned, loaded, loader)
         finally:
             lock.release()
     finally:
@@ -1834,25 +2231,50 @@ def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tupl
     try:
         outcome = run(parse_arguments(argv), loader)
     except ProjectionError as error:
-        outcome = Outcome(error.code, {})
-    except OSError:
-        outcome = Outcome("state_access", {})
+        outcome = Outcome.refusal(error)
     except BaseException:
         outcome = Outcome("internal_error", {})
     return CODES[outcome.code], result_line(outcome)
 
 
+def _reserve_standard_descriptors() -> None:
+    """A closed stdin, stdout or stderr would hand its number to the next
+    file opened, and the result line or a warning would land in state files:
+    point any closed one at the null device first."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                opened = os.open(os.devnull, os.O_RDWR)
+            except OSError:
+                return
+            if opened != fd:
+                os.dup2(opened, fd)
+                os.close(opened)
+
+
+def emit(line: str) -> None:
+    """Write the result line to descriptor 1.  A closed, full or broken
+    stdout loses the line, never the exit status, and prints nothing."""
+    data = (line + "\n").encode("ascii")
+    try:
+        while data:
+            data = data[os.write(1, data) :]
+    except OSError:
+        pass
+
+
 def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphify) -> int:
+    _reserve_standard_descriptors()
     previous_umask = os.umask(0o077)
+    SIGNALS.install()
     try:
         exit_code, line = execute(sys.argv[1:] if argv is None else argv, loader)
+        emit(line)
     finally:
         os.umask(previous_umask)
-    try:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
-    except (OSError, ValueError):
-        pass
+        SIGNALS.restore()
     return exit_code
 
 

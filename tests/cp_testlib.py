@@ -44,6 +44,14 @@ SUCCESS_KEYS = ALWAYS_KEYS | {
     "edges",
     "tombstones",
 }
+# What built and checked add: what the selection listed but the graph left out.
+LEFT_OUT_KEYS = {"withheldBranches", "missingParents"}
+# The exact keys of each success.
+SUCCESS_KEYS_BY_CODE = {
+    "built": SUCCESS_KEYS | LEFT_OUT_KEYS | {"graphSha256"},
+    "checked": SUCCESS_KEYS | LEFT_OUT_KEYS,
+    "verified": SUCCESS_KEYS | {"graphSha256"},
+}
 # CI sets this so that a missing dev tool fails instead of skipping.
 REQUIRE_DEV_TOOLS = os.environ.get("CP_REQUIRE_DEV_TOOLS") == "1"
 
@@ -217,7 +225,18 @@ class TempDirTestCase(unittest.TestCase):
     def entries(self, state: str | None = None) -> list[str]:
         return sorted(os.listdir(state or self.state))
 
-    def assertResult(self, result: Result, code: str, exit_code: int | None = None) -> None:
+    def assertResult(
+        self,
+        result: Result,
+        code: str,
+        exit_code: int | None = None,
+        *,
+        at: str | None = None,
+        rule: str | None = None,
+        withdrawn: bool = False,
+    ) -> None:
+        """The one line, its code and exit, and exactly the keys it must have:
+        ``at``, ``rule`` and ``withdrawn`` are present only when expected."""
         expected_exit = cp.CODES[code] if exit_code is None else exit_code
         self.assertEqual(result.stderr, b"", "stderr must stay empty")
         self.assertEqual(len(result.lines), 1, "exactly one result line")
@@ -225,11 +244,15 @@ class TempDirTestCase(unittest.TestCase):
         self.assertEqual(result.returncode, expected_exit)
         self.assertEqual(result.json["exitCode"], expected_exit)
         keys = set(result.json)
-        self.assertTrue(keys >= ALWAYS_KEYS)
         if expected_exit == 0:
-            self.assertTrue(keys >= SUCCESS_KEYS)
+            self.assertEqual(keys, SUCCESS_KEYS_BY_CODE[code])
         else:
-            self.assertEqual(keys, ALWAYS_KEYS)
+            expected = set(ALWAYS_KEYS)
+            for key, value in (("at", at), ("rule", rule), ("withdrawn", withdrawn or None)):
+                if value is not None:
+                    expected.add(key)
+                    self.assertEqual(result.json[key], value, key)
+            self.assertEqual(keys, expected)
         line = result.lines[0]
         self.assertEqual(line, json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")))
 

@@ -2,13 +2,18 @@
 
 Usage: python -I tests/fault_child.py PLAN_JSON ARGS...
 
-PLAN_JSON: {"at": N or null, "action": "exit" | "kill" | "errno", "errno": E,
+PLAN_JSON: {"at": N or null, "action": "exit" | "kill" | "errno" | "signal", "errno": E,
+            "signals": [N, ...], "signum": S,
             "trace": path or null, "swap": null or {"name": ..., "target": ...}}
 
 The os functions that mutate the filesystem are wrapped here, in the child,
 never in the shipped module.  Every call is one numbered step; at step
-``at`` the child dies (os._exit or SIGKILL) or the call raises OSError(E)
-instead of running.  With ``trace`` the steps are written there at the end.
+``at`` the child dies (os._exit or SIGKILL), the call raises OSError(E)
+instead of running, or (``signal``) the child sends itself signal S
+(SIGTERM by default) and the call runs.  ``signals`` lists more steps that
+send it again, to test a second signal during the clean-up.  With ``trace``
+the steps are written there at the end, each file descriptor named by what
+it opened ("dir:" for a directory).
 ``swap`` replaces an owned name with a symlink right before the adapter
 opens that existing name, to stage a check-then-use race.
 """
@@ -45,23 +50,36 @@ class Faults:
         self.action: str = plan.get("action", "exit")
         self.errno: int = int(plan.get("errno", 5))
         self.swap: dict[str, str] | None = plan.get("swap")
+        self.signals: list[int] = list(plan.get("signals", []))
+        self.signum: int = int(plan.get("signum", signal.SIGTERM))
         self.steps: list[str] = []
+        self.fd_names: dict[int, str] = {}
 
     def step(self, label: str) -> None:
         index = len(self.steps)
         self.steps.append(label)
+        if index in self.signals:
+            os.kill(os.getpid(), self.signum)
         if index != self.at:
             return
         if self.action == "exit":
             os._exit(137)
         if self.action == "kill":
             os.kill(os.getpid(), signal.SIGKILL)
+        if self.action == "signal":
+            os.kill(os.getpid(), self.signum)
+            return
         raise OSError(self.errno, os.strerror(self.errno))
+
+    def describe(self, target: Any) -> str:
+        if isinstance(target, int):
+            return self.fd_names.get(target, "fd")
+        return describe(target)
 
     def wrap(self, name: str, original: Callable[..., Any], counts: Callable[..., bool]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             if counts(*args, **kwargs):
-                self.step(f"{name}:{describe(args[0]) if args else ''}")
+                self.step(f"{name}:{self.describe(args[0]) if args else ''}")
             return original(*args, **kwargs)
 
         return wrapper
@@ -78,7 +96,10 @@ class Faults:
                 self.swap = None
             if flags & WRITE_FLAGS and path != os.devnull:
                 self.step(f"open:{describe(path)}")
-            return real_open(path, flags, *args, **kwargs)
+            fd = real_open(path, flags, *args, **kwargs)
+            directory = bool(flags & getattr(os, "O_DIRECTORY", 0))
+            self.fd_names[fd] = ("dir:" if directory else "") + describe(path)
+            return fd
 
         os.open = opening
         os.write = self.wrap("write", os.write, lambda fd, data: fd > 2)

@@ -31,7 +31,8 @@ MODES = (
     "export-false",
     "drop-node",  # the built graph lacks a node
     "leave-gfy",  # a stray .gfy-*.tmp stays beside the output
-    "interrupt",  # a BaseException that is not an Exception
+    "interrupt",  # build raises a BaseException that is not an Exception
+    "adapter-bug",  # what the loader returns breaks the adapter's own code
 )
 
 
@@ -51,6 +52,14 @@ class StandinGraph:
 
     def edges(self, data: str) -> list[tuple[str, str, Any]]:
         return [(e["source"], e["target"], e.get(data)) for e in self.link_data]
+
+
+class BrokenModules(dict):  # type: ignore[type-arg]
+    """A mapping whose lookups fail: the adapter's own code then raises
+    something it does not expect, which must become internal_error."""
+
+    def get(self, *_args: Any) -> Any:
+        raise RuntimeError("a bug in the adapter")
 
 
 class Interrupted(BaseException):
@@ -141,6 +150,8 @@ def make_loader(mode: str = "ok") -> Any:
     def loader() -> Mapping[str, Any]:
         if mode == "missing":
             raise ImportError("No module named 'graphify'")
+        if mode == "adapter-bug":
+            return BrokenModules()
         export: Any = SimpleNamespace(to_json=to_json)
         if mode == "absent":
             export = SimpleNamespace()

@@ -17,12 +17,14 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import unittest
 from typing import Any
 
 # -I leaves the script's own directory off sys.path.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import standin_graphify
 from cp_testlib import (
     CAN_SYMLINK,
     MODULE,
@@ -52,14 +54,20 @@ except ImportError:  # pragma: no cover - CI installs it
     jsonschema = None
 
 
-def code_of(data: bytes | Any) -> str | None:
-    """The code parse_selection raises for this input, or None if accepted."""
+def refusal_of(data: bytes | Any) -> cp.ProjectionError | None:
+    """The refusal parse_selection raises for this input, or None if accepted."""
     raw = data if isinstance(data, bytes) else encode(data)
     try:
         cp.parse_selection(raw)
     except cp.ProjectionError as error:
-        return error.code
+        return error
     return None
+
+
+def code_of(data: bytes | Any) -> str | None:
+    """The code parse_selection raises for this input, or None if accepted."""
+    error = refusal_of(data)
+    return None if error is None else error.code
 
 
 def minimal() -> dict[str, Any]:
@@ -142,8 +150,8 @@ class TestResultLine(TempDirTestCase):
         self.assertEqual((line["result"], line["exitCode"], line["graphifyVersion"]), ("retry", 3, "1.2.3"))
 
     def test_unexpected_exception_is_internal_error_without_traceback(self) -> None:
-        result = self.project(minimal(), mode="interrupt")
-        self.assertResult(result, "internal_error", 2)
+        result = self.project(minimal(), mode="adapter-bug")
+        self.assertResult(result, "internal_error", 2, withdrawn=True)
         self.assertNotIn(b"Traceback", result.stdout)
         self.assertEqual(self.entries(), ["state.json"])
 
@@ -314,114 +322,214 @@ def first_source(value: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-INVALID_EXAMPLES: dict[str, tuple[str, Any]] = {}
+# name: (code, the pointer the refusal carries as "at", how to break minimal())
+INVALID_EXAMPLES: dict[str, tuple[str, str, Any]] = {}
 
 
-def invalid(name: str, code: str, change: Any) -> None:
-    INVALID_EXAMPLES[name] = (code, change)
+def invalid(name: str, code: str, at: str, change: Any) -> None:
+    INVALID_EXAMPLES[name] = (code, at, change)
 
 
 # Unknown fields, at every level.
 for _field in ("raw", "prompt", "path", "transcript", "url"):
-    invalid(f"unknown top {_field}", "selection_unknown_field", lambda v, f=_field: v.update({f: "x"}))
-invalid("unknown in branch", "selection_unknown_field", lambda v: first_branch(v).update(prompt="x"))
-invalid("unknown in source", "selection_unknown_field", lambda v: first_source(v).update(path="/x"))
-invalid("unknown in summary", "selection_unknown_field", lambda v: first_summary(v).update(raw="x"))
-invalid("branch.json handoff", "selection_unknown_field", lambda v: first_branch(v).update(handoff={}))
+    invalid(f"unknown top {_field}", "selection_unknown_field", "", lambda v, f=_field: v.update({f: "x"}))
+invalid("unknown in branch", "selection_unknown_field", "/branches/0", lambda v: first_branch(v).update(prompt="x"))
+invalid(
+    "unknown in source", "selection_unknown_field", "/branches/0/sources/0", lambda v: first_source(v).update(path="/x")
+)
+invalid(
+    "unknown in summary",
+    "selection_unknown_field",
+    "/branches/0/summaries/0",
+    lambda v: first_summary(v).update(raw="x"),
+)
+invalid("branch.json handoff", "selection_unknown_field", "/branches/0", lambda v: first_branch(v).update(handoff={}))
 # Structure.
-invalid("schemaVersion 2", "selection_schema", lambda v: v.update(schemaVersion=2))
-invalid("schemaVersion true", "selection_schema", lambda v: v.update(schemaVersion=True))
-invalid("schemaVersion missing", "selection_schema", lambda v: v.pop("schemaVersion"))
-invalid("corpusId missing", "selection_schema", lambda v: v.pop("corpusId"))
-invalid("branches missing", "selection_schema", lambda v: v.pop("branches"))
-invalid("branches object", "selection_schema", lambda v: v.update(branches={}))
-invalid("branch not object", "selection_schema", lambda v: v["branches"].append("b"))
-invalid("revision zero", "selection_schema", lambda v: v.update(revision=0))
-invalid("revision negative", "selection_schema", lambda v: v.update(revision=-3))
-invalid("revision bool", "selection_schema", lambda v: v.update(revision=True))
-invalid("revision string", "selection_schema", lambda v: v.update(revision="2"))
-invalid("revision beyond 2^53", "selection_schema", lambda v: v.update(revision=2**53))
-invalid("sourceRevision zero", "selection_schema", lambda v: first_branch(v).update(sourceRevision=0))
-invalid("sourceRevision bool", "selection_schema", lambda v: first_branch(v).update(sourceRevision=True))
-invalid("sources missing", "selection_schema", lambda v: first_branch(v).pop("sources"))
-invalid("summaries missing", "selection_schema", lambda v: first_branch(v).pop("summaries"))
-invalid("sha256 upper", "selection_schema", lambda v: first_source(v).update(sha256="A" * 64))
-invalid("sha256 short", "selection_schema", lambda v: first_source(v).update(sha256="a" * 63))
-invalid("sha256 newline", "selection_schema", lambda v: first_source(v).update(sha256="a" * 64 + "\n"))
-invalid("sha256 missing", "selection_schema", lambda v: first_source(v).pop("sha256"))
-invalid("role system", "selection_schema", lambda v: first_summary(v).update(role="system"))
-invalid("role missing", "selection_schema", lambda v: first_summary(v).pop("role"))
-invalid("text missing", "selection_schema", lambda v: first_summary(v).pop("text"))
-invalid("text empty", "selection_schema", lambda v: first_summary(v).update(text=""))
-invalid("text blank", "selection_schema", lambda v: first_summary(v).update(text="   "))
-invalid("text number", "selection_schema", lambda v: first_summary(v).update(text=5))
-invalid("approved missing", "selection_schema", lambda v: first_summary(v).pop("approved"))
-invalid("exclude string", "selection_schema", lambda v: v.update(exclude="parent"))
+invalid("schemaVersion 2", "selection_schema", "/schemaVersion", lambda v: v.update(schemaVersion=2))
+invalid("schemaVersion true", "selection_schema", "/schemaVersion", lambda v: v.update(schemaVersion=True))
+invalid("schemaVersion missing", "selection_schema", "", lambda v: v.pop("schemaVersion"))
+invalid("corpusId missing", "selection_schema", "", lambda v: v.pop("corpusId"))
+invalid("branches missing", "selection_schema", "", lambda v: v.pop("branches"))
+invalid("branches object", "selection_schema", "/branches", lambda v: v.update(branches={}))
+invalid("branch not object", "selection_schema", "/branches/2", lambda v: v["branches"].append("b"))
+invalid("revision zero", "selection_schema", "/revision", lambda v: v.update(revision=0))
+invalid("revision negative", "selection_schema", "/revision", lambda v: v.update(revision=-3))
+invalid("revision bool", "selection_schema", "/revision", lambda v: v.update(revision=True))
+invalid("revision string", "selection_schema", "/revision", lambda v: v.update(revision="2"))
+invalid("revision beyond 2^53", "selection_schema", "/revision", lambda v: v.update(revision=2**53))
+invalid(
+    "sourceRevision zero",
+    "selection_schema",
+    "/branches/0/sourceRevision",
+    lambda v: first_branch(v).update(sourceRevision=0),
+)
+invalid(
+    "sourceRevision bool",
+    "selection_schema",
+    "/branches/0/sourceRevision",
+    lambda v: first_branch(v).update(sourceRevision=True),
+)
+invalid("sources missing", "selection_schema", "/branches/0", lambda v: first_branch(v).pop("sources"))
+invalid("summaries missing", "selection_schema", "/branches/0", lambda v: first_branch(v).pop("summaries"))
+invalid(
+    "sha256 upper",
+    "selection_schema",
+    "/branches/0/sources/0/sha256",
+    lambda v: first_source(v).update(sha256="A" * 64),
+)
+invalid(
+    "sha256 short",
+    "selection_schema",
+    "/branches/0/sources/0/sha256",
+    lambda v: first_source(v).update(sha256="a" * 63),
+)
+invalid(
+    "sha256 newline",
+    "selection_schema",
+    "/branches/0/sources/0/sha256",
+    lambda v: first_source(v).update(sha256="a" * 64 + "\n"),
+)
+invalid("sha256 missing", "selection_schema", "/branches/0/sources/0", lambda v: first_source(v).pop("sha256"))
+invalid(
+    "role system", "selection_schema", "/branches/0/summaries/0/role", lambda v: first_summary(v).update(role="system")
+)
+invalid("role missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("role"))
+invalid("text missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("text"))
+invalid("text empty", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text=""))
+invalid("text blank", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text="   "))
+invalid("text number", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text=5))
+invalid("approved missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("approved"))
+invalid("exclude string", "selection_schema", "/exclude", lambda v: v.update(exclude="parent"))
 for _bad_id in ("Upper", "under_score", "-leading", "a" * 65, "", "dot.ted", "sp ace", "slash/x", "trail\n"):
-    invalid(f"corpusId {_bad_id!r}", "selection_schema", lambda v, i=_bad_id: v.update(corpusId=i))
-    invalid(f"branchId {_bad_id!r}", "selection_schema", lambda v, i=_bad_id: first_branch(v).update(branchId=i))
-invalid("refId bad", "selection_schema", lambda v: first_source(v).update(refId="Ref"))
-invalid("summaryId bad", "selection_schema", lambda v: first_summary(v).update(summaryId="S_1"))
-invalid("parentBranchId bad", "selection_schema", lambda v: v["branches"][1].update(parentBranchId="P"))
-invalid("exclude id bad", "selection_schema", lambda v: v.update(exclude=["Nope"]))
+    invalid(f"corpusId {_bad_id!r}", "selection_schema", "/corpusId", lambda v, i=_bad_id: v.update(corpusId=i))
+    invalid(
+        f"branchId {_bad_id!r}",
+        "selection_schema",
+        "/branches/0/branchId",
+        lambda v, i=_bad_id: first_branch(v).update(branchId=i),
+    )
+invalid("refId bad", "selection_schema", "/branches/0/sources/0/refId", lambda v: first_source(v).update(refId="Ref"))
+invalid(
+    "summaryId bad",
+    "selection_schema",
+    "/branches/0/summaries/0/summaryId",
+    lambda v: first_summary(v).update(summaryId="S_1"),
+)
+invalid(
+    "parentBranchId bad",
+    "selection_schema",
+    "/branches/1/parentBranchId",
+    lambda v: v["branches"][1].update(parentBranchId="P"),
+)
+invalid("exclude id bad", "selection_schema", "/exclude/0", lambda v: v.update(exclude=["Nope"]))
 for _ref in ("file:///etc/passwd", "/etc/passwd", "../notes", "https://example.org/m", "mem.1", "a:b", "C:\\x"):
-    invalid(f"memoryRef {_ref!r}", "selection_schema", lambda v, r=_ref: first_summary(v).update(memoryRef=r))
-invalid("memoryRef number", "selection_schema", lambda v: first_summary(v).update(memoryRef=7))
+    invalid(
+        f"memoryRef {_ref!r}",
+        "selection_schema",
+        "/branches/0/summaries/0/memoryRef",
+        lambda v, r=_ref: first_summary(v).update(memoryRef=r),
+    )
+invalid(
+    "memoryRef number",
+    "selection_schema",
+    "/branches/0/summaries/0/memoryRef",
+    lambda v: first_summary(v).update(memoryRef=7),
+)
 # Approval and kind.
 for _approved in (False, "true", 1, None, [True]):
     invalid(
-        f"approved {_approved!r}", "selection_unapproved", lambda v, a=_approved: first_summary(v).update(approved=a)
+        f"approved {_approved!r}",
+        "selection_unapproved",
+        "/branches/0/summaries/0/approved",
+        lambda v, a=_approved: first_summary(v).update(approved=a),
     )
 for _kind in ("note", "statement", "story", "Summary", 1, None):
-    invalid(f"kind {_kind!r}", "selection_not_summary", lambda v, k=_kind: first_summary(v).update(kind=k))
+    invalid(
+        f"kind {_kind!r}",
+        "selection_not_summary",
+        "/branches/0/summaries/0/kind",
+        lambda v, k=_kind: first_summary(v).update(kind=k),
+    )
 # Limits.
 invalid(
     "501 branches",
     "selection_limit",
+    "/branches",
     lambda v: v.update(branches=[branch(f"b{i}", summaries=[]) for i in range(501)]),
 )
 invalid(
     "101 sources",
     "selection_limit",
+    "/branches/0/sources",
     lambda v: first_branch(v).update(sources=[{"refId": f"r{i}", "sha256": sha(str(i))} for i in range(101)]),
 )
 invalid(
     "101 summaries",
     "selection_limit",
+    "/branches/0/summaries",
     lambda v: first_branch(v).update(summaries=[summary(f"s{i}", "x") for i in range(101)]),
 )
-invalid("2001 characters", "selection_limit", lambda v: first_summary(v).update(text="x" * 2001))
-invalid("501 excludes", "selection_limit", lambda v: v.update(exclude=[f"e{i}" for i in range(501)]))
+invalid(
+    "2001 characters",
+    "selection_limit",
+    "/branches/0/summaries/0/text",
+    lambda v: first_summary(v).update(text="x" * 2001),
+)
+invalid("501 excludes", "selection_limit", "/exclude", lambda v: v.update(exclude=[f"e{i}" for i in range(501)]))
 # Duplicates.
-invalid("duplicate branchId", "selection_duplicate_id", lambda v: v["branches"].append(branch("parent")))
+invalid(
+    "duplicate branchId",
+    "selection_duplicate_id",
+    "/branches/2/branchId",
+    lambda v: v["branches"].append(branch("parent")),
+)
 invalid(
     "duplicate refId in a branch",
     "selection_duplicate_id",
+    "/branches/0/sources/1/refId",
     lambda v: first_branch(v)["sources"].append(dict(first_source(v))),
 )
 invalid(
     "duplicate summaryId in a branch",
     "selection_duplicate_id",
+    "/branches/0/summaries/1/summaryId",
     lambda v: first_branch(v)["summaries"].append(summary("s1", "Another.")),
 )
-invalid("duplicate exclude", "selection_duplicate_id", lambda v: v.update(exclude=["x", "x"]))
-invalid("duplicate restore", "selection_duplicate_id", lambda v: v.update(restore=["parent", "parent"]))
+invalid("duplicate exclude", "selection_duplicate_id", "/exclude/1", lambda v: v.update(exclude=["x", "x"]))
+invalid("duplicate restore", "selection_duplicate_id", "/restore/1", lambda v: v.update(restore=["parent", "parent"]))
 # Cycles.
-invalid("self parent", "selection_cycle", lambda v: first_branch(v).update(parentBranchId="parent"))
-invalid("two cycle", "selection_cycle", lambda v: first_branch(v).update(parentBranchId="child"))
+invalid(
+    "self parent",
+    "selection_cycle",
+    "/branches/0/parentBranchId",
+    lambda v: first_branch(v).update(parentBranchId="parent"),
+)
+invalid(
+    "two cycle",
+    "selection_cycle",
+    "/branches/0/parentBranchId",
+    lambda v: first_branch(v).update(parentBranchId="child"),
+)
 invalid(
     "long cycle",
     "selection_cycle",
+    "/branches/0/parentBranchId",
     lambda v: v.update(branches=[branch(f"b{i}", parent=f"b{(i + 1) % 500}", summaries=[]) for i in range(500)]),
 )
 # Conflicts.
 invalid(
     "refId with two sha256",
     "selection_conflict",
+    "/branches/1/sources/0/sha256",
     lambda v: v["branches"][1]["sources"][0].update(sha256=sha("other")),
 )
-invalid("excluded and restored", "selection_conflict", lambda v: v.update(exclude=["parent"], restore=["parent"]))
-invalid("restore of an unlisted branch", "selection_conflict", lambda v: v.update(restore=["ghost"]))
+invalid(
+    "excluded and restored",
+    "selection_conflict",
+    "/restore/0",
+    lambda v: v.update(exclude=["parent"], restore=["parent"]),
+)
+invalid("restore of an unlisted branch", "selection_conflict", "/restore/0", lambda v: v.update(restore=["ghost"]))
 
 
 class TestAllowlist(TempDirTestCase):
@@ -430,9 +538,11 @@ class TestAllowlist(TempDirTestCase):
         self.assertIsNone(code_of(fixture()))
 
     def test_every_invalid_example(self) -> None:
-        for name, (code, change) in INVALID_EXAMPLES.items():
+        for name, (code, at, change) in INVALID_EXAMPLES.items():
             with self.subTest(name):
-                self.assertEqual(code_of(mutated(change)), code)
+                error = refusal_of(mutated(change))
+                assert error is not None
+                self.assertEqual((error.code, error.at, error.rule), (code, at, None))
 
     def test_bounds_themselves_are_accepted(self) -> None:
         at_bounds = [
@@ -461,7 +571,7 @@ class TestAllowlist(TempDirTestCase):
     def test_each_rejection_through_the_command_line(self) -> None:
         """One CLI run per code: exit 2, the exact code, nothing created."""
         chosen: dict[str, str] = {}
-        for name, (code, _change) in INVALID_EXAMPLES.items():
+        for name, (code, _at, _change) in INVALID_EXAMPLES.items():
             chosen.setdefault(code, name)
         self.assertEqual(
             set(chosen),
@@ -478,9 +588,10 @@ class TestAllowlist(TempDirTestCase):
         )
         for code, name in chosen.items():
             with self.subTest(code):
-                path = self.write_selection(mutated(INVALID_EXAMPLES[name][1]))
+                _code, at, change = INVALID_EXAMPLES[name]
+                path = self.write_selection(mutated(change))
                 result = run_module(["--state-root", self.state, "--selection", path])
-                self.assertResult(result, code, 2)
+                self.assertResult(result, code, 2, at=at)
                 self.assertFalse(os.path.exists(self.state))
 
     def test_canonical_form_sorts_and_keeps_fields(self) -> None:
@@ -714,7 +825,7 @@ class TestFixtureAndSchema(unittest.TestCase):
             "selection_conflict",
         }
         checked = 0
-        for name, (code, change) in INVALID_EXAMPLES.items():
+        for name, (code, _at, change) in INVALID_EXAMPLES.items():
             if code in inexpressible and name not in ("duplicate exclude", "duplicate restore"):
                 continue
             with self.subTest(name):
@@ -818,11 +929,11 @@ class TestModuleBoundary(TempDirTestCase):
         # What the interpreter itself loads (site, .pth hooks of an editable
         # install) is not the module's doing.
         baseline = self.imports_of("-c", "pass")
-        self.assertIn("_json", imported)
-        # Startup is the cost of a rejection: none of these is needed for one.
-        slow = ("graphify", "networkx", "importlib.metadata", "json", "re", "hashlib", "typing", "dataclasses")
+        # The public json package parses; nothing else slow is needed to refuse.
+        self.assertIn("json.decoder", imported)
+        slow = ("graphify", "networkx", "importlib.metadata", "re", "hashlib", "typing", "dataclasses")
         added = imported - baseline
-        leaked = [n for n in added if n in slow or n.startswith(("graphify.", "networkx.", "json."))]
+        leaked = [n for n in added if n in slow or n.startswith(("graphify.", "networkx."))]
         self.assertEqual(leaked, [])
 
     def test_runs_from_any_working_directory(self) -> None:
@@ -995,7 +1106,7 @@ class TestProjection(unittest.TestCase):
             dict(
                 provenance,
                 id="branch:parent:summary:proposal",
-                label="Suggested keeping three rotating offline copies, checked monthly.",
+                label="assistant: Suggested keeping three rotating offline copies, checked monthly.",
                 nodeKind="summary",
                 file_type="rationale",
                 summaryId="proposal",
@@ -1007,6 +1118,11 @@ class TestProjection(unittest.TestCase):
         )
         self.assertNotIn("memoryRef", nodes["branch:child:summary:decision"])
         self.assertEqual(nodes["branch:child:summary:open-question"]["role"], "unknown")
+        # The role leads every summary label, so retrieval shows who said it.
+        summaries = [n for n in nodes.values() if n["nodeKind"] == "summary"]
+        self.assertEqual(len(summaries), 4)
+        for node in summaries:
+            self.assertTrue(node["label"].startswith(node["role"] + ": "), node["id"])
         self.assertNotIn("branch:discarded-idea", nodes)
         self.assertFalse([n for n in nodes if n.startswith("branch:discarded-idea")])
         edges = {(e["source"], e["relation"], e["target"]) for e in projection.extraction["edges"]}
@@ -1033,7 +1149,7 @@ class TestProjection(unittest.TestCase):
             for key, value in provenance.items():
                 self.assertEqual(node[key], value)
         self.assertEqual(
-            (projection.branches, projection.sources, projection.summaries, projection.edges, projection.tombstones),
+            tuple(projection.counts[k] for k in ("branches", "sources", "summaries", "edges", "tombstones")),
             (2, 2, 4, 8, 1),
         )
 
@@ -1202,31 +1318,42 @@ class TestLifecycle(TempDirTestCase):
         self.assertResult(self.rebuild(), "state_missing")
         self.assertFalse(os.path.exists(self.state))
         os.mkdir(self.state)
-        self.assertResult(self.rebuild(), "state_missing")
+        # An update that got past the ownership checks withdrew (nothing, here).
+        self.assertResult(self.rebuild(), "state_missing", withdrawn=True)
         self.assertEqual(self.entries(), [])
 
     def test_invalid_selection_keeps_state_and_removes_derived(self) -> None:
         self.assertResult(self.project(family()), "built")
         state_before = self.read("state.json")
-        for value, code in (
-            (mutated(lambda v: v.update(raw="x")), "selection_unknown_field"),
-            (family(text="Changed at the same revision."), "revision_stale"),
-            (family(revision=2, corpus="elsewhere"), "corpus_mismatch"),
+        for value, code, at in (
+            (mutated(lambda v: v.update(raw="x")), "selection_unknown_field", ""),
+            (family(text="Changed at the same revision."), "revision_stale", "/revision"),
+            (family(revision=2, corpus="elsewhere"), "corpus_mismatch", "/corpusId"),
         ):
             with self.subTest(code):
                 self.assertResult(self.rebuild(), "built")
-                self.assertResult(self.project(value), code)
+                self.assertResult(self.project(value), code, at=at, withdrawn=True)
                 self.assertEqual(self.entries(), ["state.json"])
                 self.assertEqual(self.read("state.json"), state_before)
 
     def test_correction_flow(self) -> None:
         self.assertResult(self.project(family()), "built")
-        self.assertResult(self.project(family(revision=2, text="Corrected.")), "source_revision_conflict")
+        self.assertResult(
+            self.project(family(revision=2, text="Corrected.")),
+            "source_revision_conflict",
+            at="/branches/1/sourceRevision",
+            withdrawn=True,
+        )
         self.assertResult(self.project(family(revision=2, child_revision=2, text="Corrected.")), "built")
         graph = json.loads(self.read("graph.json"))
         labels = {n["id"]: n["label"] for n in graph["nodes"]}
-        self.assertEqual(labels["branch:child:summary:s1"], "Corrected.")
-        self.assertResult(self.project(family(revision=3, child_revision=1)), "source_revision_conflict")
+        self.assertEqual(labels["branch:child:summary:s1"], "user: Corrected.")
+        self.assertResult(
+            self.project(family(revision=3, child_revision=1)),
+            "source_revision_conflict",
+            at="/branches/1/sourceRevision",
+            withdrawn=True,
+        )
 
     def test_exclude_restore_flow(self) -> None:
         self.assertResult(self.project(family()), "built")
@@ -1239,10 +1366,12 @@ class TestLifecycle(TempDirTestCase):
         self.assertIn("source:ref-a", ids)
         self.assertResult(self.project(family(revision=3)), "built")
         self.assertNotIn("branch:child", {n["id"] for n in json.loads(self.read("graph.json"))["nodes"]})
-        self.assertResult(self.project(family(revision=1)), "revision_stale")
+        self.assertResult(self.project(family(revision=1)), "revision_stale", at="/revision", withdrawn=True)
         self.assertResult(self.project(family(revision=4, restore=["child"])), "built")
         self.assertIn("branch:child", {n["id"] for n in json.loads(self.read("graph.json"))["nodes"]})
-        self.assertResult(self.project(family(revision=5, restore=["child"])), "selection_conflict")
+        self.assertResult(
+            self.project(family(revision=5, restore=["child"])), "selection_conflict", at="/restore/0", withdrawn=True
+        )
 
     def test_omission_is_remembered_by_rebuild(self) -> None:
         self.assertResult(self.project(family()), "built")
@@ -1288,14 +1417,41 @@ class TestOwnedDirectory(TempDirTestCase):
 
     def test_first_use_must_be_empty(self) -> None:
         os.mkdir(self.state)
-        for name in ("notes.txt", "graph.json"):
+        for name in ("notes.txt", "archive", "state.json.bak"):
             with self.subTest(name):
                 with open(os.path.join(self.state, name), "w") as handle:
                     handle.write("keep me")
+                with open(os.path.join(self.state, "graph.json"), "w") as handle:
+                    handle.write("owned, but not alone")
                 before = snapshot_tree(self.state)
                 self.assertResult(self.project(fixture()), "state_not_empty")
                 self.assertEqual(snapshot_tree(self.state), before)
                 os.unlink(os.path.join(self.state, name))
+                os.unlink(os.path.join(self.state, "graph.json"))
+
+    def test_first_use_after_a_killed_first_run_counts_as_empty(self) -> None:
+        """Only owned leftovers and no lock: what a first run killed before
+        its commit leaves.  The next first-use update clears and builds."""
+        os.mkdir(self.state)
+        leftovers = ("state.json.tmp", "extraction.json", "graph.json.tmp", "receipt.json", ".gfy-a1b2c3d4.tmp")
+        for name in leftovers:
+            with open(os.path.join(self.state, name), "w") as handle:
+                handle.write("half")
+        os.mkdir(os.path.join(self.state, "cache"))
+        with open(os.path.join(self.state, "cache", "last_query_stamp"), "w") as handle:
+            handle.write("stamp")
+        self.assertResult(self.project(fixture()), "built")
+        self.assertEqual(self.entries(), ["extraction.json", "graph.json", "receipt.json", "state.json"])
+        self.assertResult(self.verify(), "verified")
+
+    def test_first_use_with_owned_leftovers_and_a_lock_is_locked(self) -> None:
+        os.mkdir(self.state)
+        for name in ("state.json.tmp", "projection.lock"):
+            with open(os.path.join(self.state, name), "w") as handle:
+                handle.write("1\n")
+        before = snapshot_tree(self.state)
+        self.assertResult(self.project(fixture()), "state_locked")
+        self.assertEqual(snapshot_tree(self.state), before)
 
     def test_unknown_entries_are_refused_and_kept(self) -> None:
         self.built()
@@ -1457,13 +1613,13 @@ class TestOwnedDirectory(TempDirTestCase):
         good = self.read("state.json")
         with open(state_path, "wb") as handle:
             handle.write(good[:-30])
-        self.assertResult(self.rebuild(), "state_corrupt")
-        self.assertResult(self.project(family(revision=2)), "state_corrupt")
+        self.assertResult(self.rebuild(), "state_corrupt", withdrawn=True)
+        self.assertResult(self.project(family(revision=2)), "state_corrupt", withdrawn=True)
         self.assertEqual(self.read("state.json"), good[:-30])
         self.assertEqual(self.entries(), ["state.json"])
         with open(state_path, "wb") as handle:
             handle.write(good.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":2'))
-        self.assertResult(self.rebuild(), "state_schema_unsupported")
+        self.assertResult(self.rebuild(), "state_schema_unsupported", withdrawn=True)
         self.assertResult(self.verify(), "state_schema_unsupported")
 
 
@@ -1490,16 +1646,16 @@ class TestLock(TempDirTestCase):
 
     def test_lock_is_removed_on_every_exit_path(self) -> None:
         paths = [
-            ("ok", family(), "built"),
-            ("ok", mutated(lambda v: v.update(raw=1)), "selection_unknown_field"),
-            ("build-raises", family(revision=5), "graphify_failed"),
-            ("missing", family(revision=6), "graphify_missing"),
-            ("interrupt", family(revision=7), "internal_error"),
-            ("ok", family(revision=1), "revision_stale"),
+            ("ok", family(), "built", None),
+            ("ok", mutated(lambda v: v.update(raw=1)), "selection_unknown_field", ""),
+            ("build-raises", family(revision=5), "graphify_failed", None),
+            ("missing", family(revision=6), "graphify_missing", None),
+            ("adapter-bug", family(revision=7), "internal_error", None),
+            ("ok", family(revision=1), "revision_stale", "/revision"),
         ]
-        for mode, value, code in paths:
+        for mode, value, code, at in paths:
             with self.subTest(code):
-                self.assertResult(self.project(value, mode=mode), code)
+                self.assertResult(self.project(value, mode=mode), code, at=at, withdrawn=code != "built")
                 self.assertNotIn("projection.lock", self.entries())
 
     def owned_empty_state(self) -> cp.OwnedDir:
@@ -1546,11 +1702,14 @@ class TestGraphifyBoundary(TempDirTestCase):
             ("export-raises", "graphify_failed"),
             ("export-false", "graphify_failed"),
             ("drop-node", "graphify_failed"),
+            ("interrupt", "graphify_failed"),
         ):
             with self.subTest(mode):
                 revision += 1
                 result = self.project(family(revision=revision), mode=mode)
-                self.assertResult(result, code, 3)
+                self.assertResult(result, code, 3, withdrawn=True)
+                expected_version = None if mode == "missing" else standin_graphify.STANDIN_VERSION
+                self.assertEqual(result.json["graphifyVersion"], expected_version)
                 self.assertEqual(result.json["result"], "retry")
                 self.assertEqual(self.entries(), ["state.json"])
                 self.assertEqual(json.loads(self.read("state.json"))["selectionRevision"], revision)
@@ -1565,7 +1724,7 @@ class TestGraphifyBoundary(TempDirTestCase):
 
     def test_missing_graphify_reports_null_version(self) -> None:
         result = self.project(fixture(), mode="missing")
-        self.assertResult(result, "graphify_missing", 3)
+        self.assertResult(result, "graphify_missing", 3, withdrawn=True)
         self.assertIsNone(result.json["graphifyVersion"])
 
     def test_real_entry_point_without_graphify_installed(self) -> None:
@@ -1577,7 +1736,7 @@ class TestGraphifyBoundary(TempDirTestCase):
         path = self.write_selection(fixture())
         completed = subprocess.run([*command, "--state-root", self.state, "--selection", path], capture_output=True)
         result = Result(completed)
-        self.assertResult(result, "graphify_missing", 3)
+        self.assertResult(result, "graphify_missing", 3, withdrawn=True)
         self.assertEqual(self.entries(), ["state.json"])
 
     def test_api_shape_checks(self) -> None:
@@ -1681,16 +1840,16 @@ class TestVerifyAndDryRun(TempDirTestCase):
         self.assertFalse(os.path.exists(self.state))
         self.assertResult(self.project(family()), "built")
         before = snapshot_tree(self.state)
-        for value, code in (
-            (family(revision=2, exclude=["child"]), "checked"),
-            (family(), "checked"),
-            (family(text="Same revision, new text."), "revision_stale"),
-            (mutated(lambda v: v.update(raw=1)), "selection_unknown_field"),
+        for value, code, at in (
+            (family(revision=2, exclude=["child"]), "checked", None),
+            (family(), "checked", None),
+            (family(text="Same revision, new text."), "revision_stale", "/revision"),
+            (mutated(lambda v: v.update(raw=1)), "selection_unknown_field", ""),
         ):
             with self.subTest(code):
                 path = self.write_selection(value)
                 result = run_standin(["--state-root", self.state, "--selection", path, "--dry-run"])
-                self.assertResult(result, code)
+                self.assertResult(result, code, at=at)
                 self.assertEqual(snapshot_tree(self.state), before)
         result = run_standin(["--state-root", self.state, "--dry-run"])
         self.assertResult(result, "checked")
@@ -1842,6 +2001,458 @@ class TestPowerShellWrapper(unittest.TestCase):
         for parameter in ("$PythonPath", "$StateRoot"):
             block = text.split(parameter)[0].rsplit("[Parameter(", 1)[1]
             self.assertIn("Mandatory = $true", block)
+
+
+# ---------------------------------------------------------------------------
+# Where, never what: the "at" pointer
+# ---------------------------------------------------------------------------
+
+
+def wide_selection() -> dict[str, Any]:
+    """300 branches of 6 summaries each: deep enough for the contract's examples."""
+    branches = []
+    for index in range(300):
+        summaries = [summary(f"s{j}", f"Summary {j} of branch {index}.") for j in range(6)]
+        branches.append(branch(f"b{index:03d}", sources=[f"r{index:03d}"], summaries=summaries))
+    return selection(1, branches, exclude=["x0", "x1", "x2"])
+
+
+class TestWhereNeverWhat(TempDirTestCase):
+    """The contract's acceptance list for ``at``, in file order."""
+
+    def refusal(self, value: Any) -> tuple[str, str | None, str | None]:
+        error = refusal_of(value)
+        assert error is not None
+        return error.code, error.at, error.rule
+
+    def test_the_contracts_examples(self) -> None:
+        def control(v: Any) -> None:
+            v["branches"][217]["summaries"][5]["text"] = "ok\x07"
+
+        def length(v: Any) -> None:
+            v["branches"][217]["summaries"][5]["text"] = "x" * 2001
+
+        def unknown(v: Any) -> None:
+            v["branches"][3]["prompt"] = "x"
+
+        def duplicate(v: Any) -> None:
+            v["branches"][9]["branchId"] = v["branches"][2]["branchId"]
+
+        def loop(v: Any) -> None:
+            v["branches"][4]["parentBranchId"] = "b006"
+            v["branches"][6]["parentBranchId"] = "b004"
+
+        cases = [
+            (control, ("selection_schema", "/branches/217/summaries/5/text", None)),
+            (length, ("selection_limit", "/branches/217/summaries/5/text", None)),
+            (unknown, ("selection_unknown_field", "/branches/3", None)),
+            (duplicate, ("selection_duplicate_id", "/branches/9/branchId", None)),
+            (loop, ("selection_cycle", "/branches/4/parentBranchId", None)),
+            (lambda v: v["exclude"].append("x0"), ("selection_duplicate_id", "/exclude/3", None)),
+            (lambda v: v.update(exclude=["x0", "x1", "x1"]), ("selection_duplicate_id", "/exclude/2", None)),
+        ]
+        for index, (change, expected) in enumerate(cases):
+            with self.subTest(index):
+                value = wide_selection()
+                change(value)
+                self.assertEqual(self.refusal(value), expected)
+
+    def test_file_order_not_sorted_order(self) -> None:
+        value = wide_selection()
+        value["branches"].reverse()
+        value["branches"][0]["summaries"][3]["text"] = " "
+        self.assertEqual(self.refusal(value), ("selection_schema", "/branches/0/summaries/3/text", None))
+        # Of two faults, the first in the file is named.
+        value["branches"][5]["summaries"][0]["kind"] = "story"
+        self.assertEqual(self.refusal(value)[1], "/branches/0/summaries/3/text")
+
+    def test_duplicate_keys_name_the_object_holding_them(self) -> None:
+        valid = encode(minimal()).decode()
+        cases = {
+            '{"schemaVersion": 1, "schemaVersion": 1}': "",
+            valid.replace('"branchId": "child"', '"branchId": "child", "branchId": "child"'): "/branches/1",
+            valid.replace('"text": "Summary of parent."', '"text": "a", "text": "b"'): "/branches/0/summaries/0",
+            # Below a field that is not allowlisted: the nearest reachable object.
+            valid.replace('"revision": 1', '"revision": 1, "extra": {"k": [{"a": 1, "a": 2}]}'): "",
+            valid.replace('"branchId": "child"', '"branchId": "child", "x": {"a": 1, "a": 2}'): "/branches/1",
+            valid.replace('"revision": 1', '"revision": 1, "exclude": [{"a": 1, "a": 2}]'): "/exclude/0",
+            valid.replace('"revision": 1', '"revision": 1, "branches": {"a": 1, "a": 2}'): "",
+        }
+        for text, at in cases.items():
+            with self.subTest(at=at, text=text[:60]):
+                self.assertEqual(self.refusal(text.encode()), ("selection_duplicate_key", at, None))
+
+    def test_codes_with_no_single_place_have_no_at(self) -> None:
+        for data in (b"{", b'{"a": NaN}', b"[" * 70 + b"]" * 70, b"\xff"):
+            with self.subTest(data=data[:10]):
+                self.assertEqual(self.refusal(data), ("selection_malformed", None, None))
+
+    def test_reconciliation_points_into_the_selection_as_written(self) -> None:
+        self.assertResult(self.project(wide_selection()), "built")
+        stale = wide_selection()
+        self.assertResult(
+            self.project(dict(stale, corpusId="other")), "corpus_mismatch", at="/corpusId", withdrawn=True
+        )
+        self.assertResult(self.rebuild(), "built")
+        rewritten = wide_selection()
+        rewritten["revision"] = 2
+        rewritten["branches"].reverse()
+        rewritten["branches"][12]["summaries"][0]["text"] = "Rewritten at the same sourceRevision."
+        rewritten["branches"][40]["summaries"][0]["text"] = "Also rewritten."
+        self.assertResult(
+            self.project(rewritten), "source_revision_conflict", at="/branches/12/sourceRevision", withdrawn=True
+        )
+        restore = dict(wide_selection(), revision=2, restore=["b001", "b000"])
+        self.assertResult(self.project(restore), "selection_conflict", at="/restore/0", withdrawn=True)
+        self.assertResult(
+            self.project(dict(wide_selection(), revision=0)), "selection_schema", at="/revision", withdrawn=True
+        )
+
+    def test_the_pointer_never_carries_input(self) -> None:
+        """Keys, IDs and values of the input never become part of ``at``."""
+        sentinel = "zzplace"
+        value = minimal()
+        value["branches"][0][sentinel] = sentinel
+        self.assertEqual(self.refusal(value), ("selection_unknown_field", "/branches/0", None))
+        text = encode(minimal()).decode().replace('"revision": 1', f'"revision": 1, "{sentinel}": 1, "{sentinel}": 2')
+        result = self.project(text.encode())
+        self.assertResult(result, "selection_duplicate_key", at="")
+        self.assertNotIn(sentinel.encode(), result.stdout)
+
+
+# ---------------------------------------------------------------------------
+# What was left out, and what a refusal did to the published graph
+# ---------------------------------------------------------------------------
+
+
+class TestWhatWasLeftOut(TempDirTestCase):
+    def test_withheld_and_missing_parents_on_built_and_checked(self) -> None:
+        result = self.project(family())
+        self.assertResult(result, "built")
+        self.assertEqual((result.json["withheldBranches"], result.json["missingParents"]), (0, 0))
+        # Left out of revision 2: tombstoned.  Listed again in 3: withheld.
+        self.assertResult(self.project(selection(2, family()["branches"][:2])), "built")
+        relisted = family(revision=3, child_revision=2)
+        relisted["branches"][1]["parentBranchId"] = "parnet"  # a typo
+        for mode in ("--dry-run", None):
+            with self.subTest(mode):
+                args = ["--state-root", self.state, "--selection", self.write_selection(relisted)]
+                result = run_standin([*args, mode] if mode else args)
+                self.assertResult(result, "checked" if mode else "built")
+                self.assertEqual((result.json["branches"], result.json["tombstones"]), (2, 1))
+                self.assertEqual((result.json["withheldBranches"], result.json["missingParents"]), (1, 1))
+        verified = self.verify()
+        self.assertResult(verified, "verified")
+
+    def test_excluded_parent_counts_its_child(self) -> None:
+        result = self.project(family(exclude=["parent"]))
+        self.assertResult(result, "built")
+        self.assertEqual((result.json["withheldBranches"], result.json["missingParents"]), (1, 1))
+
+    def test_refusals_that_touch_nothing_carry_no_withdrawn(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        self.assertResult(run_module(["--state-root"]), "usage")
+        path = self.write_selection(dict(family(), raw=1))
+        self.assertResult(
+            run_standin(["--state-root", self.state, "--selection", path, "--dry-run"]),
+            "selection_unknown_field",
+            at="",
+        )
+        os.mkdir(os.path.join(self.state, "archive"))
+        self.assertResult(self.rebuild(), "state_unknown_entry")
+        os.rmdir(os.path.join(self.state, "archive"))
+        with open(os.path.join(self.state, "projection.lock"), "w") as handle:
+            handle.write("1 x\n")
+        self.assertResult(self.rebuild(), "state_locked")
+        self.assertResult(self.verify(), "state_locked")
+        os.unlink(os.path.join(self.state, "projection.lock"))
+        self.assertResult(self.verify(), "verified")
+        # An update past the ownership checks withdraws, even for a missing file.
+        result = run_standin(["--state-root", self.state, "--selection", os.path.join(self.tmp, "typo.json")])
+        self.assertResult(result, "selection_unreadable", withdrawn=True)
+        self.assertResult(self.verify(), "receipt_mismatch")
+        self.assertResult(self.rebuild(), "built")
+
+
+# ---------------------------------------------------------------------------
+# Text the reviewer cannot see, and other text rules
+# ---------------------------------------------------------------------------
+
+
+class TestSelectionText(unittest.TestCase):
+    def text_code(self, text: str) -> str | None:
+        value = minimal()
+        first_summary(value)["text"] = text
+        return code_of(value)
+
+    def test_bidirectional_controls_are_refused(self) -> None:
+        for control in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
+            with self.subTest(hex(ord(control))):
+                self.assertEqual(self.text_code(f"pay {control}evil{control} now"), "selection_schema")
+
+    def test_text_with_no_visible_character_is_blank(self) -> None:
+        for text in (
+            "\u200b",
+            "\u200d\u200c",
+            " \u3164 ",
+            "\u2800\u2800",
+            "\u115f\u1160",
+            "\uffa0",
+            "\u0301",
+            "\u00a0",
+        ):
+            with self.subTest(text.encode("unicode_escape")):
+                self.assertEqual(self.text_code(text), "selection_schema")
+
+    def test_joiners_and_marks_inside_visible_text_stay(self) -> None:
+        for text in (
+            "family: \U0001f468\u200d\U0001f469\u200d\U0001f467",
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",  # Persian with a ZWNJ
+            "\u0915\u094d\u200d\u0937",  # Devanagari with a ZWJ
+            "e\u0301t\u00e9",
+            "a\u00a0b",
+            "tab\tnewline\ncarriage\rreturn ~",
+            "line one\n  line two with spaces\n",
+        ):
+            with self.subTest(text.encode("unicode_escape")):
+                self.assertIsNone(self.text_code(text))
+
+    def test_control_characters_are_refused(self) -> None:
+        for char in ("\x00", "\x01", "\x1b", "\x7f", "\x85", "\x9f"):
+            with self.subTest(hex(ord(char))):
+                self.assertEqual(self.text_code(f"a{char}b"), "selection_schema")
+
+    def test_long_numbers_are_malformed(self) -> None:
+        valid = encode(minimal())
+        for number in (b"9" * 33, b"9" * 4300, b"9" * 4301, b"1." + b"5" * 40, b"1e" + b"9" * 31):
+            with self.subTest(len(number)):
+                self.assertEqual(
+                    code_of(valid.replace(b'"revision": 1', b'"revision": ' + number)), "selection_malformed"
+                )
+        self.assertEqual(code_of(valid.replace(b'"revision": 1', b'"revision": ' + b"9" * 32)), "selection_schema")
+
+
+# ---------------------------------------------------------------------------
+# Reliability details found by review
+# ---------------------------------------------------------------------------
+
+
+class TestStateReRead(unittest.TestCase):
+    def test_a_state_with_exclude_and_restore_reads_back(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family(exclude=["child"])))
+        state, _ = cp.reconcile(state, accepted(family(revision=2, exclude=["other"], restore=["child"])))
+        self.assertEqual(cp.parse_state(cp.state_bytes(state)), state)
+
+    def test_malformed_marks_and_restored_tombstones_are_corrupt(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family()))
+        state, _ = cp.reconcile(state, accepted(selection(2, family()["branches"][:2])))
+        self.assertIn("other", state["highWater"])  # no longer listed
+        for mark in ({"sourceRevision": 0, "contentSha256": "0" * 64}, {"sourceRevision": 1}, []):
+            with self.subTest(mark=mark):
+                high_water = dict(state["highWater"], other=mark)
+                with self.assertRaises(cp.ProjectionError) as caught:
+                    cp.parse_state(cp.state_bytes(dict(state, highWater=high_water)))
+                self.assertEqual(caught.exception.code, "state_corrupt")
+        restored, _ = cp.reconcile(state, accepted(family(revision=3, restore=["other"])))
+        tampered = dict(restored, tombstones=["other"])
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.parse_state(cp.state_bytes(tampered))
+        self.assertEqual(caught.exception.code, "state_corrupt")
+
+
+class TestVerifyDerivesAfresh(TempDirTestCase):
+    def test_tombstones_added_behind_its_back(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        state = json.loads(self.read("state.json"))
+        state["tombstones"] = sorted({*state["tombstones"], "child"})
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(cp.state_bytes(state))
+        self.assertResult(self.verify(), "receipt_mismatch")
+
+    def test_another_directorys_state_for_the_same_selection(self) -> None:
+        other = os.path.join(self.tmp, "other")
+        self.assertResult(self.project(family(exclude=["child"]), state=other), "built")
+        self.assertResult(self.project(family()), "built")
+        # Same snapshot digest?  No: exclude differs.  Make the ledgers differ only.
+        self.assertResult(self.project(selection(2, family()["branches"][:2]), state=other), "built")
+        self.assertResult(self.project(selection(2, family()["branches"][:2])), "built")
+        with open(os.path.join(other, "state.json"), "rb") as handle:
+            foreign = handle.read()
+        self.assertEqual(json.loads(foreign)["selectionDigest"], json.loads(self.read("state.json"))["selectionDigest"])
+        self.assertNotEqual(foreign, self.read("state.json"))
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(foreign)
+        self.assertResult(self.verify(), "receipt_mismatch")
+
+    def test_receipt_that_is_not_json(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        with open(os.path.join(self.state, "receipt.json"), "wb") as handle:
+            handle.write(b"not json at all")
+        self.assertResult(self.verify(), "receipt_mismatch")
+
+
+class TestOwnedNamesOfOtherKinds(TempDirTestCase):
+    def test_a_lock_that_is_a_directory_or_fifo_is_an_unknown_entry(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        lock = os.path.join(self.state, "projection.lock")
+        makers = [os.mkdir]
+        if hasattr(os, "mkfifo"):
+            makers.append(os.mkfifo)
+        for make in makers:
+            with self.subTest(make.__name__):
+                make(lock)
+                before = snapshot_tree(self.state)
+                self.assertResult(self.rebuild(), "state_unknown_entry")
+                self.assertResult(self.verify(), "state_unknown_entry")
+                self.assertEqual(snapshot_tree(self.state), before)
+                (os.rmdir if make is os.mkdir else os.unlink)(lock)
+        self.assertResult(self.rebuild(), "built")
+
+    def test_graphify_replace_temporaries_are_accepted_and_removed(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        names = [".gfy-replace-k2j4h5g6.tmp", ".gfy-replace-bak-a1b2c3d4.tmp", ".gfy-x_y9z8w7.tmp"]
+        for name in names:
+            with open(os.path.join(self.state, name), "w") as handle:
+                handle.write("left by a crash")
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        for name in (".gfy-replace-.tmp", ".gfy-replace-bak-a.b.tmp", ".gfy-other-x.tmp"):
+            with self.subTest(name):
+                self.assertFalse(cp.is_graphify_temp(name))
+
+
+class TestDryRunAndVerifyCorners(TempDirTestCase):
+    def test_dry_run_without_selection_on_an_empty_root(self) -> None:
+        os.mkdir(self.state)
+        self.assertResult(run_standin(["--state-root", self.state, "--dry-run"]), "state_missing")
+        self.assertResult(run_standin(["--state-root", self.state + "-absent", "--dry-run"]), "state_missing")
+        self.assertFalse(os.path.exists(self.state + "-absent"))
+
+    def test_refused_first_run_leaves_no_directory(self) -> None:
+        for value, code, at in (
+            (family(restore=["child"]), "selection_conflict", "/restore/0"),
+            (dict(family(), raw=1), "selection_unknown_field", ""),
+        ):
+            with self.subTest(code):
+                self.assertResult(self.project(value), code, at=at)
+                self.assertFalse(os.path.exists(self.state))
+
+
+class TestGraphifyIsHandedAShortName(TempDirTestCase):
+    """Graphify writes into the verified directory by a relative name, with
+    the working directory set to it for the call and restored after."""
+
+    def loader_recording(self, seen: dict[str, Any], wander: bool = False) -> Any:
+        standin = standin_graphify.make_loader("ok")()
+
+        def to_json(graph: Any, communities: Any, output_path: str, **kwargs: Any) -> bool:
+            seen["path"] = output_path
+            st = os.stat(".")
+            seen["cwd"] = (st.st_dev, st.st_ino)
+            written = standin["export"].to_json(graph, communities, output_path, **kwargs)
+            if wander:
+                os.chdir(self.tmp)
+            return bool(written)
+
+        def loader() -> Any:
+            return dict(standin, export=types.SimpleNamespace(to_json=to_json))
+
+        return loader
+
+    def test_relative_name_inside_the_root(self) -> None:
+        seen: dict[str, Any] = {}
+        before = os.getcwd()
+        path = self.write_selection(family())
+        code, line = cp.execute(["--state-root", self.state, "--selection", path], self.loader_recording(seen))
+        self.assertEqual((code, json.loads(line)["code"]), (0, "built"))
+        self.assertEqual(seen["path"], "graph.json.tmp")
+        st = os.stat(self.state)
+        self.assertEqual(seen["cwd"], (st.st_dev, st.st_ino))
+        self.assertEqual(os.getcwd(), before)
+
+    def test_graphify_that_leaves_the_directory_fails(self) -> None:
+        before = os.getcwd()
+        path = self.write_selection(family())
+        code, line = cp.execute(["--state-root", self.state, "--selection", path], self.loader_recording({}, True))
+        self.assertEqual((code, json.loads(line)["code"]), (3, "graphify_failed"))
+        self.assertEqual(os.getcwd(), before)
+        self.assertEqual(self.entries(), ["state.json"])
+
+
+class TestErrorMapping(TempDirTestCase):
+    def test_os_error_outside_the_state_directory_is_internal(self) -> None:
+        path = self.write_selection(family())
+        original = cp.project
+
+        def broken(state: Any) -> Any:
+            raise OSError(5, "not the state directory")
+
+        cp.project = broken
+        self.addCleanup(setattr, cp, "project", original)
+        code, line = cp.execute(["--state-root", self.state, "--selection", path], standin_graphify.make_loader("ok"))
+        self.assertEqual((code, json.loads(line)["code"], json.loads(line)["withdrawn"]), (2, "internal_error", True))
+
+    def test_assert_valid_of_another_shape_is_incompatible(self) -> None:
+        def no_arguments() -> None:
+            return None
+
+        modules = dict(standin_graphify.make_loader("ok")(), validate=types.SimpleNamespace(assert_valid=no_arguments))
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.resolve_graphify(modules)
+        self.assertEqual(
+            (caught.exception.code, caught.exception.graphify_version),
+            ("graphify_incompatible", standin_graphify.STANDIN_VERSION),
+        )
+
+    def test_eacces_on_a_component_of_the_root_is_state_access(self) -> None:
+        original = os.open
+
+        def refusing(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if path == "locked-component":
+                raise PermissionError(13, "denied")
+            return original(path, flags, *args, **kwargs)
+
+        root = os.path.join(self.tmp, "locked-component", "state")
+        os.makedirs(os.path.dirname(root))
+        os.open = refusing  # type: ignore[assignment]
+        self.addCleanup(setattr, os, "open", original)
+        path = self.write_selection(family())
+        for args in (["--selection", path], ["--verify"], ["--selection", path, "--dry-run"]):
+            with self.subTest(args[-1]):
+                code, line = cp.execute(["--state-root", root, *args], standin_graphify.make_loader("ok"))
+                self.assertEqual((code, json.loads(line)["code"]), (2, "state_access"))
+
+
+class TestNoDescriptorLeaks(TempDirTestCase):
+    @unittest.skipUnless(os.path.isdir("/proc/self/fd"), "needs /proc")
+    def test_every_path_closes_what_it_opened(self) -> None:
+        def open_fds() -> int:
+            return len(os.listdir("/proc/self/fd"))
+
+        loader = standin_graphify.make_loader("ok")
+        good = self.write_selection(family())
+        bad = self.write_selection(dict(family(), raw=1), "bad.json")
+        runs = [
+            ["--state-root", self.state, "--selection", good],
+            ["--state-root", self.state, "--verify"],
+            ["--state-root", self.state, "--selection", bad],
+            ["--state-root", self.state, "--selection", good, "--dry-run"],
+            ["--state-root", self.state],
+            ["--state-root", os.path.join(self.tmp, "nope", "x")],
+        ]
+        for args in runs:
+            with self.subTest(args[2:]):
+                before = open_fds()
+                cp.execute(args, loader)
+                self.assertEqual(open_fds(), before)
+
+
+class TestExtractionShape(unittest.TestCase):
+    def test_hyperedges_is_an_empty_list_of_its_own(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family()))
+        extraction = json.loads(cp.extraction_bytes(cp.project(state)))
+        self.assertEqual(list(extraction), ["edges", "hyperedges", "nodes"])
+        self.assertEqual(extraction["hyperedges"], [])
 
 
 if __name__ == "__main__":

@@ -109,6 +109,14 @@ class Lifecycle(TempDirTestCase):
         assert json.loads(completed.stdout)["code"] == "built"
         with open(trace, encoding="utf-8") as handle:
             cls.steps: list[str] = json.load(handle)
+        first_trace = os.path.join(cls.base, "first-trace.json")
+        completed = run_faulty(
+            {"at": None, "trace": first_trace},
+            ["--state-root", os.path.join(cls.base, "fresh"), "--selection", cls.first],
+        )
+        assert json.loads(completed.stdout)["code"] == "built"
+        with open(first_trace, encoding="utf-8") as handle:
+            cls.first_steps: list[str] = json.load(handle)
 
     @classmethod
     def tearDownClass(cls) -> None:
@@ -208,6 +216,200 @@ class TestCrashConsistency(Lifecycle):
                         self.assertNotIn("projection.lock", self.entries())
                     expected = self.assert_complete_state()
                     self.assert_recovers(expected)
+
+
+# Every filesystem step of an update of an existing state whose cache/ holds
+# Graphify's query stamp, in order, fsyncs included ("dir:ROOT" is the state
+# root's descriptor).  Steps marked "stand-in" are the Graphify stand-in's
+# own to_json, which writes the way Graphify's does.
+PINNED_UPDATE_STEPS = [
+    "open:projection.lock",
+    "fchmod:projection.lock",
+    "write:projection.lock",
+    # Withdraw: the receipt first, then graph, extraction, every temporary...
+    "unlink:receipt.json",
+    "unlink:graph.json",
+    "unlink:extraction.json",
+    "unlink:state.json.tmp",
+    "unlink:extraction.json.tmp",
+    "unlink:graph.json.tmp",
+    "unlink:receipt.json.tmp",
+    # ... the query stamp, made durable, then its empty cache/.
+    "unlink:last_query_stamp",
+    "fsync:dir:cache",
+    "rmdir:cache",
+    "fsync:dir:ROOT",
+    # Commit state.json.
+    "unlink:state.json.tmp",
+    "open:state.json.tmp",
+    "fchmod:state.json.tmp",
+    "write:state.json.tmp",
+    "fsync:state.json.tmp",
+    "replace:state.json.tmp",
+    "fsync:dir:ROOT",
+    # The extraction.
+    "unlink:extraction.json.tmp",
+    "open:extraction.json.tmp",
+    "fchmod:extraction.json.tmp",
+    "write:extraction.json.tmp",
+    "fsync:extraction.json.tmp",
+    "replace:extraction.json.tmp",
+    "fsync:dir:ROOT",
+    # The graph: Graphify writes graph.json.tmp, the adapter makes it durable.
+    "unlink:graph.json.tmp",
+    "mkdir:ROOT",  # stand-in: makedirs(exist_ok=True) of the output's directory
+    "open:.gfy-*.tmp",  # stand-in
+    "chmod:.gfy-*.tmp",  # stand-in
+    "replace:.gfy-*.tmp",  # stand-in
+    "open:graph.json.tmp",
+    "fchmod:graph.json.tmp",
+    "fsync:graph.json.tmp",
+    "replace:graph.json.tmp",
+    "fsync:dir:ROOT",
+    # The receipt, last.
+    "unlink:receipt.json.tmp",
+    "open:receipt.json.tmp",
+    "fchmod:receipt.json.tmp",
+    "write:receipt.json.tmp",
+    "fsync:receipt.json.tmp",
+    "replace:receipt.json.tmp",
+    "fsync:dir:ROOT",
+    "unlink:projection.lock",
+]
+
+
+def normalized_steps(steps: list[str], root: str) -> list[str]:
+    name = os.path.basename(root)
+    normal = []
+    for step in steps:
+        kind, _, target = step.partition(":")
+        if target in (name, "dir:" + name):
+            target = target.replace(name, "ROOT")
+        elif target.startswith(".gfy-"):
+            target = ".gfy-*.tmp"
+        normal.append(f"{kind}:{target}")
+    return normal
+
+
+class TestDurabilityOrder(Lifecycle):
+    def test_update_steps_are_pinned(self) -> None:
+        """Dropping, adding or reordering any step of an update, an fsync
+        included, fails here."""
+        self.fresh()
+        os.mkdir(os.path.join(self.state, "cache"), 0o700)
+        with open(os.path.join(self.state, "cache", "last_query_stamp"), "w") as handle:
+            handle.write("stamp")
+        trace = os.path.join(self.tmp, "trace.json")
+        completed = run_faulty({"at": None, "trace": trace}, ["--state-root", self.state, "--selection", self.second])
+        self.assertResult(Result(completed), "built")
+        with open(trace, encoding="utf-8") as handle:
+            steps = json.load(handle)
+        self.assertEqual(normalized_steps(steps, self.state), PINNED_UPDATE_STEPS)
+
+    def test_first_run_creates_the_root_then_the_same_steps(self) -> None:
+        root = os.path.join(self.base, "fresh")
+        steps = normalized_steps(self.first_steps, root)
+        self.assertEqual(steps[0], "mkdir:ROOT")
+        without_cache = [s for s in PINNED_UPDATE_STEPS if not s.endswith(("last_query_stamp", ":cache"))]
+        self.assertEqual(steps[1:], without_cache)
+
+
+class TestSignals(Lifecycle):
+    """SIGTERM, SIGINT or SIGHUP before any step: the run cleans up and says
+    interrupted, or, once the receipt is being written, built."""
+
+    def assert_interrupted_or_built(
+        self, completed: subprocess.CompletedProcess[bytes], index: int, steps: list[str]
+    ) -> str:
+        result = Result(completed)
+        self.assertEqual(completed.stderr, b"")
+        self.assertEqual(len(result.lines), 1)
+        self.assertNotIn("projection.lock", self.entries())
+        if index < steps.index("unlink:receipt.json.tmp"):
+            self.assertResult(result, "interrupted", 3, withdrawn=True)
+        if result.code == "interrupted":
+            self.assertTrue(set(self.entries()) <= {"state.json"}, self.entries())
+        else:
+            self.assertResult(result, "built")
+            self.assertEqual(self.entries(), PUBLISHED)
+            self.assertResult(self.verify(), "verified")
+        return str(result.code)
+
+    @unittest.skipUnless(hasattr(signal, "SIGHUP"), "POSIX signals")
+    def test_sigterm_before_each_step(self) -> None:
+        for index, label in enumerate(self.steps):
+            with self.subTest(step=index, label=label):
+                self.fresh()
+                completed = run_faulty(
+                    {"at": index, "action": "signal"}, ["--state-root", self.state, "--selection", self.second]
+                )
+                self.assert_interrupted_or_built(completed, index, self.steps)
+                expected = self.assert_complete_state()
+                self.assert_owner_only()
+                self.assert_recovers(expected)
+
+    @unittest.skipUnless(hasattr(signal, "SIGHUP"), "POSIX signals")
+    def test_sigint_and_sighup_and_a_second_signal_during_clean_up(self) -> None:
+        middle = self.steps.index("open:extraction.json.tmp")
+        for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+            for later in (1, 2, 3, 6):
+                with self.subTest(signal=signum, later=later):
+                    self.fresh()
+                    plan = {"at": middle, "action": "signal", "signum": int(signum), "signals": [middle + later]}
+                    completed = run_faulty(plan, ["--state-root", self.state, "--selection", self.second])
+                    self.assertEqual(self.assert_interrupted_or_built(completed, middle, self.steps), "interrupted")
+                    # Interrupted after the commit: the new state, whole.
+                    self.assertEqual(self.read("state.json"), self.new["state.json"])
+                    self.assert_recovers(self.new)
+
+    @unittest.skipUnless(hasattr(signal, "SIGHUP"), "POSIX signals")
+    def test_sigterm_before_each_step_of_a_first_run(self) -> None:
+        for index, label in enumerate(self.first_steps):
+            with self.subTest(step=index, label=label):
+                self.state = os.path.join(tempfile.mkdtemp(dir=self.tmp), "state")
+                completed = run_faulty(
+                    {"at": index, "action": "signal"}, ["--state-root", self.state, "--selection", self.first]
+                )
+                self.assert_interrupted_or_built(completed, index, self.first_steps)
+                # Rerun the first selection: it builds, whatever was left.
+                self.assertResult(self.project(fixture()), "built")
+                self.assertResult(self.verify(), "verified")
+                for name in PUBLISHED:
+                    self.assertEqual(self.read(name), self.old[name], name)
+
+
+class TestFirstRunCrashes(Lifecycle):
+    """A first run killed at any step never wedges the directory: after the
+    README's recovery (remove an orphan lock), rerunning the first selection
+    builds."""
+
+    def crash_first_run_at_every_step(self, action: str, expected_returncode: int) -> None:
+        for index, label in enumerate(self.first_steps):
+            with self.subTest(step=index, label=label):
+                self.state = os.path.join(tempfile.mkdtemp(dir=self.tmp), "state")
+                completed = run_faulty(
+                    {"at": index, "action": action}, ["--state-root", self.state, "--selection", self.first]
+                )
+                self.assertEqual(completed.returncode, expected_returncode)
+                self.assertEqual(completed.stderr, b"")
+                if os.path.exists(self.state):
+                    lock = os.path.join(self.state, "projection.lock")
+                    if os.path.exists(lock):
+                        self.assertResult(self.project(fixture()), "state_locked")
+                        os.unlink(lock)
+                    if "state.json" in self.entries():
+                        self.assertEqual(self.read("state.json"), self.old["state.json"])
+                self.assertResult(self.project(fixture()), "built")
+                self.assertResult(self.verify(), "verified")
+                for name in PUBLISHED:
+                    self.assertEqual(self.read(name), self.old[name], name)
+
+    def test_exit_before_each_first_run_step(self) -> None:
+        self.crash_first_run_at_every_step("exit", 137)
+
+    @unittest.skipUnless(hasattr(signal, "SIGKILL"), "POSIX signals")
+    def test_sigkill_before_each_first_run_step(self) -> None:
+        self.crash_first_run_at_every_step("kill", -signal.SIGKILL)
 
 
 class TestConcurrency(Lifecycle):
@@ -365,6 +567,70 @@ class TestHostileFilesystem(Lifecycle):
         self.assertResult(self.project(fixture(), state=os.path.join(parent, "state")), "state_access")
 
 
+def write_state_near_the_tombstone_bound(directory: str, value: dict[str, Any], room: int = 1) -> bytes:
+    """A valid state.json that accepted ``value`` and holds all but ``room``
+    of the tombstones its reader allows."""
+    snapshot = cp.validate_selection(value)
+    ledger = {f"t{i:07d}" for i in range(cp.MAX_TOMBSTONES - room)}
+    state = cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, ledger | set(snapshot.get("exclude", ())))
+    data = cp.state_bytes(state)
+    os.mkdir(directory, 0o700)
+    with open(os.path.join(directory, "state.json"), "wb") as handle:
+        handle.write(data)
+    return data
+
+
+class TestStateBound(TempDirTestCase):
+    """Nothing is committed that the state's own reader would refuse."""
+
+    def test_tombstone_count_past_the_bound_is_state_limit(self) -> None:
+        before = write_state_near_the_tombstone_bound(self.state, fixture(), room=2)
+        value = fixture()
+        value.update(revision=2, exclude=["discarded-idea", "gone-1", "gone-2"])
+        self.assertResult(self.project(value), "state_limit", withdrawn=True)
+        self.assertEqual(self.read("state.json"), before)
+        self.assertEqual(self.entries(), ["state.json"])
+        value.update(exclude=["discarded-idea", "gone-1"])
+        self.assertResult(self.project(value), "built")
+        self.assertEqual(json.loads(self.read("state.json"))["tombstones"].__len__(), cp.MAX_TOMBSTONES)
+
+    def test_serialized_size_past_the_bound_is_state_limit(self) -> None:
+        """Long IDs: the count is within bounds, the bytes are not."""
+        first = selection(1, [branch("seed")], exclude=[f"{i:064d}"[-64:] for i in range(1)])
+        snapshot = cp.validate_selection(first)
+        long_ids = {f"x{i:063d}" for i in range(990_000)}
+        state = cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, long_ids | set(snapshot["exclude"]))
+        data = cp.state_bytes(state)
+        self.assertLess(len(data), cp.MAX_STATE_BYTES)
+        os.mkdir(self.state, 0o700)
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(data)
+        # About 2 MB of approved text at the next revision pushes it past 64 MiB.
+        text = "weekly backup rotation " * 86
+        big = selection(
+            2,
+            [branch(f"b{i}", summaries=[summary(f"s{j}", text[:1990]) for j in range(9)]) for i in range(110)],
+            exclude=snapshot["exclude"],
+        )
+        self.assertResult(self.project(big), "state_limit", withdrawn=True)
+        self.assertEqual(self.read("state.json"), data)
+        path = self.write_selection(big)
+        dry = run_standin(["--state-root", self.state, "--selection", path, "--dry-run"])
+        self.assertResult(dry, "state_limit")
+
+    def test_committed_state_bytes_checks_the_serialized_size(self) -> None:
+        state, _ = cp.reconcile(None, cp.validate_selection(fixture()))
+        size = len(cp.state_bytes(state))
+        original = cp.MAX_STATE_BYTES
+        self.addCleanup(setattr, cp, "MAX_STATE_BYTES", original)
+        cp.MAX_STATE_BYTES = size
+        self.assertEqual(len(cp.committed_state_bytes(state)), size)
+        cp.MAX_STATE_BYTES = size - 1
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.committed_state_bytes(state)
+        self.assertEqual(caught.exception.code, "state_limit")
+
+
 class TestLeakSweep(TempDirTestCase):
     SENTINEL = "qqsentinelzz"
 
@@ -467,6 +733,15 @@ class TestLeakSweep(TempDirTestCase):
             handle.write(state_text.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":9'))
         record(run_standin(["--state-root", corrupt]))
         record(run_standin(["--state-root", os.path.join(self.tmp, f"{s}-no-parent", "x"), "--selection", good_path]))
+        record(run_standin(["--state-root", state("bug"), "--selection", good_path], "adapter-bug"))
+        interrupted = state("interrupted")
+        record(
+            Result(run_faulty({"at": 3, "action": "signal"}, ["--state-root", interrupted, "--selection", good_path]))
+        )
+        full = state("full")
+        write_state_near_the_tombstone_bound(full, good)
+        over = mutate(lambda v: v.update(revision=9, exclude=[f"{s}-over-1", f"{s}-over-2"]))
+        record(run_standin(["--state-root", full, "--selection", sel(over, "over")]))
 
         reachable = set(cp.CODES)
         self.assertEqual(set(seen), reachable, sorted(reachable - set(seen)))

@@ -1,0 +1,499 @@
+"""Every result code, reached through a fresh ``python -I conversation_projection.py``.
+
+In-process tests share an interpreter in which ``json`` and friends are
+already imported; a defect on one Python version hid there once.  Here every
+code in the README's table is produced by the real entry point in a new
+process, with the interpreter that runs this file (``.ci/run`` runs it under
+every CPython 3.11+ it finds):
+
+    python3.12 -I tests/test_fresh_interpreter.py
+
+Graphify is replaced by a fake ``graphify`` package installed into a
+throw-away virtual environment of that same interpreter, so that its import,
+its calls and its failures happen exactly as they would for the real one.
+Only ``python_missing`` is not here: it belongs to the PowerShell wrapper.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+from collections.abc import Sequence
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from cp_testlib import (
+    HERE,
+    MODULE,
+    Result,
+    TempDirTestCase,
+    child_env,
+    cp,
+    fixture,
+    snapshot_tree,
+)
+
+FAKE_VERSION = "0.0.0+fake"
+FAKE_INIT = '''"""A fake Graphify for the fresh-interpreter suite: the stand-in's calls,
+chosen by CP_FAKE_GRAPHIFY."""
+import os
+import sys
+
+from graphify import _standin
+
+MODE = os.environ.get("CP_FAKE_GRAPHIFY", "ok")
+if MODE == "sabotage":
+    # Break the adapter's own code (a bug it cannot expect): internal_error.
+    def _broken(*_args, **_kwargs):
+        raise RuntimeError("sabotaged")
+
+    sys.modules["__main__"].receipt_bytes = _broken
+    MODE = "ok"
+if MODE == "await-signal":
+    MODE = "ok"
+    _WAITING = True
+else:
+    _WAITING = False
+_modules = _standin.make_loader(MODE if MODE != "signal-self" else "ok")()
+'''
+FAKE_SUBMODULE = """from graphify import _modules, MODE, _WAITING
+import os
+import signal
+
+_target = _modules["{part}"]
+for _name in dir(_target):
+    if not _name.startswith("_"):
+        globals()[_name] = getattr(_target, _name)
+
+if "{part}" == "build":
+    _real_build = globals().get("build_from_json")
+
+    def build_from_json(extraction, *, directed=False, dedup=True):
+        if MODE == "signal-self":
+            os.kill(os.getpid(), signal.SIGTERM)
+        if _WAITING:
+            # Tell the test we are inside the build, then wait for it to let go.
+            os.write(int(os.environ["CP_FAKE_READY_FD"]), b"x")
+            os.read(int(os.environ["CP_FAKE_WAIT_FD"]), 1)
+        return _real_build(extraction, directed=directed, dedup=dedup)
+"""
+
+
+def make_fake_graphify_venv(root: str) -> str:
+    """A virtual environment of this interpreter holding the fake graphify
+    and a graphifyy distribution record; returns its python."""
+    venv = os.path.join(root, "venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True, capture_output=True)
+    python = os.path.join(venv, "Scripts" if os.name == "nt" else "bin", "python")
+    site = subprocess.run(
+        [python, "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    package = os.path.join(site, "graphify")
+    os.mkdir(package)
+    shutil.copy(os.path.join(HERE, "standin_graphify.py"), os.path.join(package, "_standin.py"))
+    with open(os.path.join(package, "__init__.py"), "w", encoding="utf-8") as handle:
+        handle.write(FAKE_INIT)
+    for part in ("validate", "build", "export"):
+        with open(os.path.join(package, f"{part}.py"), "w", encoding="utf-8") as handle:
+            handle.write(FAKE_SUBMODULE.replace("{part}", part))
+    record = os.path.join(site, f"graphifyy-{FAKE_VERSION}.dist-info")
+    os.mkdir(record)
+    with open(os.path.join(record, "METADATA"), "w", encoding="utf-8") as handle:
+        handle.write(f"Metadata-Version: 2.1\nName: graphifyy\nVersion: {FAKE_VERSION}\n")
+    return python
+
+
+class FreshInterpreterCase(TempDirTestCase):
+    python = sys.executable
+    base = ""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.base = os.path.realpath(tempfile.mkdtemp(prefix="cp-fresh-"))
+        cls.python = make_fake_graphify_venv(cls.base)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        shutil.rmtree(cls.base, ignore_errors=True)
+
+    def cli(self, args: Sequence[str], mode: str = "ok", **kwargs: Any) -> Result:
+        """The real entry point: PYTHON -I conversation_projection.py ARGS."""
+        env = child_env(CP_FAKE_GRAPHIFY=mode)
+        completed = subprocess.run(
+            [self.python, "-I", MODULE, *args], capture_output=True, env=env, timeout=120, **kwargs
+        )
+        return Result(completed)
+
+    def update(self, value: Any, mode: str = "ok", state: str | None = None) -> Result:
+        return self.cli(["--state-root", state or self.state, "--selection", self.write_selection(value)], mode)
+
+    def build_fixture(self) -> None:
+        self.assertResult(self.update(fixture()), "built")
+
+
+def later(revision: int, **extra: Any) -> dict[str, Any]:
+    value = fixture()
+    value.update(revision=revision, **extra)
+    return value
+
+
+class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
+    """One fresh process per code; together they cover ``cp.CODES``."""
+
+    reached: set[str] = set()
+
+    def expect(self, result: Result, code: str, **expected: Any) -> None:
+        self.assertResult(result, code, **expected)
+        TestEveryCodeThroughTheEntryPoint.reached.add(code)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        super().tearDownClass()
+        missing = set(cp.CODES) - cls.reached
+        # Run as a whole, every code was reached (a filtered run may not).
+        if missing and not os.environ.get("CP_FRESH_PARTIAL"):
+            raise AssertionError(f"codes never reached through the entry point: {sorted(missing)}")
+
+    def test_success_codes(self) -> None:
+        result = self.update(fixture())
+        self.expect(result, "built")
+        self.assertEqual(result.json["graphifyVersion"], FAKE_VERSION)
+        self.assertEqual((result.json["withheldBranches"], result.json["missingParents"]), (1, 0))
+        self.expect(self.cli(["--state-root", self.state, "--verify"]), "verified")
+        dry = self.cli(["--state-root", self.state, "--selection", self.write_selection(later(2)), "--dry-run"])
+        self.expect(dry, "checked")
+
+    def test_graphify_codes(self) -> None:
+        self.build_fixture()
+        for revision, (mode, code) in enumerate(
+            (("missing", "graphify_missing"), ("absent", "graphify_incompatible"), ("build-raises", "graphify_failed")),
+            start=2,
+        ):
+            with self.subTest(code):
+                result = self.update(later(revision), mode)
+                self.expect(result, code, withdrawn=True)
+                expected_version = None if mode == "missing" else FAKE_VERSION
+                self.assertEqual(result.json["graphifyVersion"], expected_version)
+                self.assertEqual(self.entries(), ["state.json"])
+
+    def test_usage(self) -> None:
+        self.expect(self.cli(["--state-root"]), "usage")
+
+    def test_selection_codes(self) -> None:
+        too_large = self.write_selection(b" " * (cp.MAX_SELECTION_BYTES + 1), "big.json")
+        cases: list[tuple[str, Any, str | None]] = [
+            ("selection_unreadable", os.path.join(self.tmp, "absent.json"), None),
+            ("selection_too_large", too_large, None),
+            ("selection_malformed", b'{"schemaVersion": 1,', None),
+            ("selection_duplicate_key", b'{"schemaVersion": 1, "schemaVersion": 1}', ""),
+            ("selection_unknown_field", dict(fixture(), raw="x"), ""),
+            ("selection_schema", dict(fixture(), revision=0), "/revision"),
+        ]
+        summary_cases = {
+            "selection_unapproved": ("approved", False),
+            "selection_not_summary": ("kind", "story"),
+            "selection_limit": ("text", "x" * 2001),
+            "selection_secret": ("text", "-----BEGIN " + "OPENSSH PRIVATE KEY-----"),
+        }
+        for code, (field, bad) in summary_cases.items():
+            value = fixture()
+            value["branches"][0]["summaries"][0][field] = bad
+            cases.append((code, value, f"/branches/0/summaries/0/{field}"))
+        duplicate = fixture()
+        duplicate["branches"].append(duplicate["branches"][0])
+        cases.append(("selection_duplicate_id", duplicate, f"/branches/{len(duplicate['branches']) - 1}/branchId"))
+        loop = fixture()
+        loop["branches"][0]["parentBranchId"] = loop["branches"][0]["branchId"]
+        cases.append(("selection_cycle", loop, "/branches/0/parentBranchId"))
+        cases.append(("selection_conflict", dict(fixture(), restore=["child"]), "/restore/0"))
+        for code, value, at in cases:
+            with self.subTest(code):
+                path = value if isinstance(value, str) else self.write_selection(value, f"{code}.json")
+                result = self.cli(["--state-root", self.state, "--selection", path])
+                rule = "private-key" if code == "selection_secret" else None
+                self.expect(result, code, at=at, rule=rule)
+                self.assertFalse(os.path.exists(self.state), "a refused first run leaves no directory")
+
+    def test_reconciliation_codes(self) -> None:
+        self.build_fixture()
+        child = [b["branchId"] for b in fixture()["branches"]].index("child")
+        rewritten = later(2)
+        rewritten["branches"][child]["summaries"][0]["text"] = "Rewritten without a new sourceRevision."
+        for code, value, at in (
+            ("revision_stale", later(1, exclude=[]), "/revision"),
+            ("source_revision_conflict", rewritten, f"/branches/{child}/sourceRevision"),
+            ("corpus_mismatch", later(3, corpusId="another-corpus"), "/corpusId"),
+        ):
+            with self.subTest(code):
+                self.expect(self.update(value), code, at=at, withdrawn=True)
+                self.assertEqual(self.entries(), ["state.json"])
+
+    def test_state_codes(self) -> None:
+        self.expect(self.cli(["--state-root", self.state]), "state_missing")
+        os.mkdir(self.state)
+        with open(os.path.join(self.state, "notes.txt"), "w") as handle:
+            handle.write("mine")
+        self.expect(self.update(fixture()), "state_not_empty")
+        os.unlink(os.path.join(self.state, "notes.txt"))
+        self.build_fixture()
+        os.mkdir(os.path.join(self.state, "archive"))
+        self.expect(self.cli(["--state-root", self.state]), "state_unknown_entry")
+        os.rmdir(os.path.join(self.state, "archive"))
+        if hasattr(os, "symlink"):
+            link = os.path.join(self.tmp, "link")
+            os.symlink(self.state, link)
+            self.expect(self.cli(["--state-root", link]), "state_symlink")
+        with open(os.path.join(self.state, "projection.lock"), "w") as handle:
+            handle.write("1 x\n")
+        self.expect(self.cli(["--state-root", self.state]), "state_locked")
+        os.unlink(os.path.join(self.state, "projection.lock"))
+        good = self.read("state.json")
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(good[:-10])
+        self.expect(self.cli(["--state-root", self.state]), "state_corrupt", withdrawn=True)
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(good.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":7'))
+        self.expect(self.cli(["--state-root", self.state]), "state_schema_unsupported", withdrawn=True)
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(good)
+        self.expect(self.cli(["--state-root", self.state, "--verify"]), "receipt_mismatch")
+        self.expect(self.cli(["--state-root", os.path.join(self.tmp, "no", "parent")]), "state_access")
+
+    def test_state_limit(self) -> None:
+        snapshot = cp.validate_selection(fixture())
+        ledger = {f"t{i:07d}" for i in range(cp.MAX_TOMBSTONES - 1)} | set(snapshot["exclude"])
+        state = cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, ledger)
+        os.mkdir(self.state, 0o700)
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(cp.state_bytes(state))
+        value = later(2, exclude=[*snapshot["exclude"], "one-more", "and-another"])
+        self.expect(self.update(value), "state_limit", withdrawn=True)
+
+    def test_internal_error(self) -> None:
+        self.expect(self.update(fixture(), "sabotage"), "internal_error", withdrawn=True)
+        self.assertEqual(self.entries(), ["state.json"])
+
+    @unittest.skipUnless(hasattr(signal, "SIGHUP"), "POSIX signals")
+    def test_interrupted_by_its_own_signal(self) -> None:
+        result = self.update(fixture(), "signal-self")
+        self.expect(result, "interrupted", withdrawn=True)
+        self.assertEqual(self.entries(), ["state.json"])
+
+
+@unittest.skipUnless(hasattr(signal, "SIGHUP"), "POSIX signals")
+class TestSignalsFromOutside(FreshInterpreterCase):
+    """As ``timeout``, systemd or a closed terminal would: the signal comes
+    while Graphify is building.  Pipes synchronise, never sleeps."""
+
+    def interrupt_during_build(self, signum: int) -> Result:
+        ready_read, ready_write = os.pipe()
+        wait_read, wait_write = os.pipe()
+        env = child_env(
+            CP_FAKE_GRAPHIFY="await-signal", CP_FAKE_READY_FD=str(ready_write), CP_FAKE_WAIT_FD=str(wait_read)
+        )
+        path = self.write_selection(fixture())
+        process = subprocess.Popen(
+            [self.python, "-I", MODULE, "--state-root", self.state, "--selection", path],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            pass_fds=(ready_write, wait_read),
+        )
+        os.close(ready_write)
+        os.close(wait_read)
+        try:
+            self.assertEqual(os.read(ready_read, 1), b"x")
+            os.kill(process.pid, signum)
+            self.assertEqual(os.listdir(self.state).count("projection.lock"), 1)
+        finally:
+            os.close(wait_write)
+            os.close(ready_read)
+        stdout, stderr = process.communicate(timeout=60)
+        return Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
+
+    def test_each_signal_during_the_build(self) -> None:
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            with self.subTest(signal=signum):
+                shutil.rmtree(self.state, ignore_errors=True)
+                result = self.interrupt_during_build(signum)
+                self.assertResult(result, "interrupted", withdrawn=True)
+                self.assertEqual(self.entries(), ["state.json"])
+                self.assertResult(self.cli(["--state-root", self.state]), "built")
+
+
+class TestMalformedOnEveryPython(FreshInterpreterCase):
+    """Malformed JSON is selection_malformed (and a corrupt state
+    state_corrupt), never internal_error, on whichever Python runs this."""
+
+    MALFORMED = (
+        b'{"schemaVersion": "trunc',
+        b"{",
+        b'{"schemaVersion": 1,}',
+        b'{"schemaVersion" 1}',
+        b'{"corpusId": "\\u12"}',
+        b'{"revision": 01}',
+        b'{"corpusId": "a\x01b"}',
+        b"",
+        b"[1, 2",
+        b'{"a": NaN}',
+        b'{"a": Infinity}',
+        b'{"a": 1e999}',
+        b"1" * 33,
+        b'{"a": 1} {"b": 2}',
+        b"\xef\xbb\xbf{}",
+        b'{"a": "\xff"}',
+        b'{"a": "\\ud800"}',
+        b"[" * 65 + b"]" * 65,
+    )
+
+    def test_malformed_selections(self) -> None:
+        for index, data in enumerate(self.MALFORMED):
+            with self.subTest(data=data[:40]):
+                result = self.cli(["--state-root", self.state, "--selection", self.write_selection(data, f"m{index}")])
+                self.assertResult(result, "selection_malformed")
+
+    def test_corrupt_state_json(self) -> None:
+        self.assertResult(self.update(fixture()), "built")
+        good = self.read("state.json")
+        for index, data in enumerate((good[:-2], b"{", good.replace(b'"tombstones":[', b'"tombstones":[,'))):
+            with self.subTest(index):
+                with open(os.path.join(self.state, "state.json"), "wb") as handle:
+                    handle.write(data)
+                self.assertResult(self.cli(["--state-root", self.state]), "state_corrupt", withdrawn=True)
+                self.assertResult(self.cli(["--state-root", self.state, "--verify"]), "state_corrupt")
+                self.assertResult(self.cli(["--state-root", self.state, "--dry-run"]), "state_corrupt")
+
+
+class TestUnwritableStdout(FreshInterpreterCase):
+    """A closed, full or broken stdout keeps the run's exit status and an
+    empty stderr; the line never lands in a state file."""
+
+    def run_with_stdout(self, stdout: Any, args: Sequence[str]) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [self.python, "-I", MODULE, *args],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            env=child_env(CP_FAKE_GRAPHIFY="ok"),
+            timeout=120,
+        )
+
+    def assert_no_line_in_state(self) -> None:
+        for name in self.entries():
+            self.assertNotIn(b'"code":', self.read(name), name)
+
+    @unittest.skipUnless(os.name == "posix", "POSIX shell redirection")
+    def test_closed_stdout(self) -> None:
+        path = self.write_selection(fixture())
+        for args, code in (
+            (["--state-root", self.state, "--selection", path], 0),
+            (["--state-root", self.state, "--verify"], 0),
+            (["--state-root"], 2),
+        ):
+            with self.subTest(args=len(args)):
+                completed = subprocess.run(
+                    ["sh", "-c", 'exec "$@" >&-', "sh", self.python, "-I", MODULE, *args],
+                    stderr=subprocess.PIPE,
+                    env=child_env(CP_FAKE_GRAPHIFY="ok"),
+                    timeout=120,
+                )
+                self.assertEqual((completed.returncode, completed.stderr), (code, b""))
+        self.assertResult(self.cli(["--state-root", self.state, "--verify"]), "verified")
+        self.assert_no_line_in_state()
+
+    @unittest.skipUnless(os.path.exists("/dev/full"), "needs /dev/full")
+    def test_full_stdout(self) -> None:
+        path = self.write_selection(fixture())
+        with open("/dev/full", "wb") as full:
+            completed = self.run_with_stdout(full, ["--state-root", self.state, "--selection", path])
+            self.assertEqual((completed.returncode, completed.stderr), (0, b""))
+            completed = self.run_with_stdout(full, ["--state-root", self.state, "--verify"])
+            self.assertEqual((completed.returncode, completed.stderr), (0, b""))
+            completed = self.run_with_stdout(full, ["--state-root"])
+            self.assertEqual((completed.returncode, completed.stderr), (2, b""))
+        self.assertResult(self.cli(["--state-root", self.state, "--verify"]), "verified")
+
+    def test_broken_pipe(self) -> None:
+        path = self.write_selection(fixture())
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            completed = self.run_with_stdout(write_end, ["--state-root", self.state, "--selection", path])
+        finally:
+            os.close(write_end)
+        self.assertEqual((completed.returncode, completed.stderr), (0, b""))
+        self.assertResult(self.cli(["--state-root", self.state, "--verify"]), "verified")
+
+    @unittest.skipUnless(os.name == "posix", "POSIX shell redirection")
+    def test_closed_stdin_and_stderr_too(self) -> None:
+        path = self.write_selection(fixture())
+        command = [self.python, "-I", MODULE, "--state-root", self.state, "--selection", path]
+        completed = subprocess.run(
+            ["sh", "-c", 'exec "$@" <&- >&- 2>&-', "sh", *command],
+            env=child_env(CP_FAKE_GRAPHIFY="noisy"),
+            timeout=120,
+        )
+        self.assertEqual(completed.returncode, 0)
+        self.assertResult(self.cli(["--state-root", self.state, "--verify"]), "verified")
+        self.assert_no_line_in_state()
+
+
+class TestRootPathResolution(FreshInterpreterCase):
+    @unittest.skipUnless(hasattr(os, "symlink") and os.name == "posix", "symlinks")
+    def test_dot_dot_after_a_symlink_meets_the_symlink(self) -> None:
+        real = os.path.join(self.tmp, "real")
+        os.mkdir(real)
+        os.symlink(real, os.path.join(self.tmp, "lnk"))
+        tree = snapshot_tree(self.tmp)
+        root = os.path.join(self.tmp, "lnk", "..", "st")
+        result = self.cli(["--state-root", root, "--selection", self.write_selection(fixture())])
+        self.assertResult(result, "state_symlink")
+        tree["selection.json"] = snapshot_tree(self.tmp)["selection.json"]
+        self.assertEqual(snapshot_tree(self.tmp), tree)
+
+    def test_dot_dot_without_a_symlink_is_fine(self) -> None:
+        os.mkdir(os.path.join(self.tmp, "plain"))
+        root = os.path.join(self.tmp, "plain", "..", "st")
+        self.assertResult(self.cli(["--state-root", root, "--selection", self.write_selection(fixture())]), "built")
+        self.assertTrue(os.path.isfile(os.path.join(self.tmp, "st", "graph.json")))
+
+    def test_relative_root_from_another_working_directory(self) -> None:
+        path = self.write_selection(fixture())
+        result = self.cli(["--state-root", "rel-state", "--selection", path], cwd=self.tmp)
+        self.assertResult(result, "built")
+        self.assertTrue(os.path.isfile(os.path.join(self.tmp, "rel-state", "receipt.json")))
+
+    @unittest.skipUnless(os.name == "posix", "PATH_MAX")
+    def test_root_too_long_for_graphify_is_refused_up_front(self) -> None:
+        """Graphify resolves its output to an absolute path: a root near
+        PATH_MAX could never build.  Refused before anything is created, by
+        an update and a dry run alike."""
+        deep = self.tmp
+        fd = os.open(deep, os.O_RDONLY)
+        length = len(deep)
+        try:
+            while length < 4200:
+                os.mkdir("d" * 200, dir_fd=fd)
+                child = os.open("d" * 200, os.O_RDONLY, dir_fd=fd)
+                os.close(fd)
+                fd = child
+                length += 201
+        finally:
+            os.close(fd)
+        root = self.tmp + ("/" + "d" * 200) * ((length - len(self.tmp)) // 201) + "/state"
+        path = self.write_selection(fixture())
+        self.assertResult(self.cli(["--state-root", root, "--selection", path, "--dry-run"]), "state_access")
+        self.assertResult(self.cli(["--state-root", root, "--selection", path]), "state_access")
+
+
+if __name__ == "__main__":
+    print(f"fresh-interpreter suite under Python {sys.version.split()[0]} ({sys.executable})", file=sys.stderr)
+    unittest.main()
