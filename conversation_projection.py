@@ -1861,12 +1861,16 @@ class _InsideRoot:
                 self.saved_path = os.getcwd()
             except OSError:
                 pass  # nowhere to return to; the process ends soon after
-        self.identity = self.owned.identity()
-        with STATE_IO:
-            if self.owned.fd is not None:
-                os.fchdir(self.owned.fd)
-            else:
-                os.chdir(self.owned.path)
+        try:
+            self.identity = self.owned.identity()
+            with STATE_IO:
+                if self.owned.fd is not None:
+                    os.fchdir(self.owned.fd)
+                else:
+                    os.chdir(self.owned.path)
+        except BaseException:
+            self.__exit__()
+            raise
 
     def stayed(self) -> bool:
         """Whether the working directory is still the root it entered."""

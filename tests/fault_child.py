@@ -11,7 +11,13 @@ never in the shipped module.  Every call is one numbered step; at step
 ``at`` the child dies (os._exit or SIGKILL), the call raises OSError(E)
 instead of running, or (``signal``) the child sends itself signal S
 (SIGTERM by default) and the call runs.  ``signals`` lists more steps that
-send it again, to test a second signal during the clean-up.  With ``trace``
+send it again, to test a second signal during the clean-up.  ``race``
+({"after": LABEL, "nth": K, "link": NAME or null, "target": PATH, "root": ROOT})
+acts right after the K-th step (1 by default) with that label has run or
+failed: it replaces ROOT/NAME
+with a symlink to PATH or, with no NAME, moves ROOT aside (to ROOT +
+".moved") and puts a symlink to PATH in its place.  ``portable`` runs the path-based
+(Windows) directory code instead of the descriptor-relative one.  With ``trace``
 the steps are written there at the end, each file descriptor named by what
 it opened ("dir:" for a directory).
 ``swap`` replaces an owned name with a symlink right before the adapter
@@ -35,6 +41,7 @@ import standin_graphify  # noqa: E402
 import conversation_projection as cp  # noqa: E402
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+REAL: dict[str, Callable[..., Any]] = {}
 
 
 def describe(target: Any) -> str:
@@ -54,6 +61,25 @@ class Faults:
         self.signum: int = int(plan.get("signum", signal.SIGTERM))
         self.steps: list[str] = []
         self.fd_names: dict[int, str] = {}
+        self.race: dict[str, Any] | None = plan.get("race")
+
+    def stage_race(self, label: str) -> None:
+        """Swap a name or the root for a symlink between two steps."""
+        if self.race is None or self.race["after"] != label:
+            return
+        self.race["nth"] = self.race.get("nth", 1) - 1
+        if self.race["nth"] > 0:
+            return
+        plan, self.race = self.race, None
+        root = plan["root"]
+        if plan.get("link"):
+            victim = os.path.join(root, plan["link"])
+            if os.path.lexists(victim):
+                REAL["unlink"](victim)
+            os.symlink(plan["target"], victim)
+        else:
+            REAL["rename"](root, root + ".moved")
+            os.symlink(plan["target"], root)
 
     def step(self, label: str) -> None:
         index = len(self.steps)
@@ -78,14 +104,19 @@ class Faults:
 
     def wrap(self, name: str, original: Callable[..., Any], counts: Callable[..., bool]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            label = f"{name}:{self.describe(args[0]) if args else ''}"
             if counts(*args, **kwargs):
-                self.step(f"{name}:{self.describe(args[0]) if args else ''}")
-            return original(*args, **kwargs)
+                self.step(label)
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.stage_race(label)
 
         return wrapper
 
     def install(self) -> None:
         real_open = os.open
+        REAL.update(unlink=os.unlink, rename=os.rename)
 
         def opening(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
             if self.swap and describe(path) == self.swap["name"] and not flags & os.O_CREAT:
@@ -119,6 +150,8 @@ def main(argv: list[str]) -> int:
     plan = json.loads(argv[1])
     faults = Faults(plan)
     loader = standin_graphify.make_loader(plan.get("mode", "ok"))
+    if plan.get("portable"):
+        cp.SUPPORTS_DIR_FD = False
     faults.install()
     code = cp.main(argv[2:], loader=loader)
     if plan.get("trace"):

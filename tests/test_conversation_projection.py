@@ -1963,6 +1963,36 @@ class TestPortableDirectoryCode(TempDirTestCase):
         os.symlink(self.tmp, link)
         self.state = os.path.join(link, "state")
         self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "state_symlink")
+        # '..' after the link is not collapsed away before the link is seen.
+        self.state = os.path.join(link, "..", "elsewhere")
+        self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "state_symlink")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "elsewhere")))
+
+    def test_verify_and_dry_run_on_a_missing_root_create_nothing(self) -> None:
+        path = self.write_selection(fixture())
+        self.assertEqual(self.run_in_process("--verify")[1]["code"], "state_missing")
+        self.assertEqual(self.run_in_process("--selection", path, "--dry-run")[1]["code"], "checked")
+        self.assertEqual(self.run_in_process("--dry-run")[1]["code"], "state_missing")
+        self.assertFalse(os.path.exists(self.state))
+        refused = self.write_selection(dict(fixture(), restore=["child"]), "refused.json")
+        self.assertEqual(self.run_in_process("--selection", refused)[1]["code"], "selection_conflict")
+        self.assertFalse(os.path.exists(self.state))
+
+    def test_graphify_is_handed_a_short_name_without_dir_fd(self) -> None:
+        seen: dict[str, str] = {}
+        standin = self.loader()
+
+        def to_json(graph: Any, communities: Any, output_path: str, **kwargs: Any) -> bool:
+            seen["path"] = output_path
+            seen["cwd"] = os.getcwd()
+            return bool(standin["export"].to_json(graph, communities, output_path, **kwargs))
+
+        self.loader = lambda: dict(standin, export=types.SimpleNamespace(to_json=to_json))
+        before = os.getcwd()
+        path = self.write_selection(fixture())
+        self.assertEqual(self.run_in_process("--selection", path)[1]["code"], "built")
+        self.assertEqual(seen, {"path": "graph.json.tmp", "cwd": self.state})
+        self.assertEqual(os.getcwd(), before)
 
 
 class TestPowerShellWrapper(unittest.TestCase):

@@ -513,6 +513,68 @@ class TestHostileFilesystem(Lifecycle):
                 self.assert_untouched(outside, before, other_state)
                 self.assertNotIn("projection.lock", self.entries())
 
+    def test_root_swapped_for_a_symlink_during_a_run(self) -> None:
+        """Every operation after the walk is relative to the opened root: a
+        root moved away and replaced by a link mid-run is never followed,
+        and Graphify, handed a short name inside the opened directory, writes
+        there too when the swap happens before its call."""
+        for step, nth in (
+            ("write:projection.lock", 1),
+            ("unlink:receipt.json", 1),
+            ("replace:state.json.tmp", 1),
+            ("unlink:graph.json.tmp", 2),  # the last step before Graphify's call
+        ):
+            with self.subTest(step=step):
+                self.fresh()
+                decoy = tempfile.mkdtemp(prefix="decoy-", dir=self.tmp)
+                plan = {"at": None, "race": {"after": step, "nth": nth, "target": decoy, "root": self.state}}
+                completed = run_faulty(plan, ["--state-root", self.state, "--selection", self.second])
+                self.assertResult(Result(completed), "built")
+                self.assertEqual(os.listdir(decoy), [])
+                moved = self.state + ".moved"
+                self.assertEqual(sorted(os.listdir(moved)), PUBLISHED)
+                self.assertResult(self.verify(moved), "verified")
+                for name in PUBLISHED:
+                    self.assertEqual(read(os.path.join(moved, name)), self.new[name], name)
+                self.assertResult(self.verify(), "state_symlink")
+
+    def test_root_swapped_inside_graphifys_own_write(self) -> None:
+        """The residual window (README): Graphify resolves its output to an
+        absolute path inside to_json, so a swap of the root's path at that
+        moment redirects its one write.  The adapter notices that the graph
+        is not in its directory: graphify_failed, nothing published."""
+        self.fresh()
+        decoy = tempfile.mkdtemp(prefix="decoy-", dir=self.tmp)
+        label = "mkdir:" + os.path.basename(self.state)  # the stand-in's makedirs, inside to_json
+        plan = {"at": None, "race": {"after": label, "target": decoy, "root": self.state}}
+        completed = run_faulty(plan, ["--state-root", self.state, "--selection", self.second])
+        self.assertResult(Result(completed), "graphify_failed", withdrawn=True)
+        self.assertEqual(os.listdir(self.state + ".moved"), ["state.json"])
+
+    def test_names_swapped_between_the_scan_and_their_use_in_the_path_based_code(self) -> None:
+        """Windows has no dir_fd: each operation re-checks its name right
+        before acting.  A name turned into a link after the scans is refused
+        at its next use and the link's target is never touched."""
+        for step, nth, link in (
+            ("unlink:state.json.tmp", 2, "state.json.tmp"),  # then its exclusive create
+            ("write:state.json.tmp", 1, "state.json"),  # then the rename over it
+            ("unlink:extraction.json.tmp", 2, "extraction.json.tmp"),
+            ("fsync:graph.json.tmp", 1, "graph.json"),
+            ("write:receipt.json.tmp", 1, "receipt.json"),
+        ):
+            with self.subTest(step=step):
+                self.fresh()
+                outside, before = self.outside_file()
+                plan = {
+                    "at": None,
+                    "portable": True,
+                    "race": {"after": step, "nth": nth, "link": link, "target": outside, "root": self.state},
+                }
+                completed = run_faulty(plan, ["--state-root", self.state, "--selection", self.second])
+                self.assertResult(Result(completed), "state_symlink", withdrawn=True)
+                self.assert_untouched(outside, before, b"outside, must stay untouched")
+                self.assertNotIn("projection.lock", self.entries())
+
     def test_hard_links_are_never_written_through(self) -> None:
         """Decision: hard links are tolerated.  The adapter never writes into an
         existing file: it creates new ones and renames them over the old
