@@ -1235,6 +1235,13 @@ class TestStateValidation(unittest.TestCase):
             "high water": changed(highWater=high_water),
             "tombstone unsorted": changed(tombstones=["zz", "other"]),
             "tombstone bad id": changed(tombstones=["Other"]),
+            "tombstone repeated": changed(tombstones=["other", "other"]),
+            "tombstone empty": changed(tombstones=["", "other"]),
+            "tombstone leading hyphen": changed(tombstones=["-x", "other"]),
+            "tombstone too long": changed(tombstones=["other", "z" * 65]),
+            "tombstone not a string": changed(tombstones=[1, "other"]),
+            "tombstone underscore": changed(tombstones=["other", "x_y"]),
+            "tombstones not a list": changed(tombstones={"other": 1}),
             "exclude not tombstoned": changed(tombstones=[]),
             "duplicate key": self.data.replace(b'"corpusId":"demo"', b'"corpusId":"demo","corpusId":"demo"'),
         }
