@@ -629,6 +629,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+",
         (),
     ),
+    ("clickhouse-api-secret", r"4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])", ()),
     # --- Source hosts.
     ("github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])", ()),
     ("github-token", r"github_pat_[A-Za-z0-9_]{60,251}+", ()),
@@ -636,6 +637,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("gitlab-token", r"GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])", ()),
     ("gitlab-token", r"_gitlab_session=[a-z0-9]{32}", ()),
     ("atlassian-api-token", r"ATATT3[A-Za-z0-9_=-]{150,250}+", ()),
+    ("atlassian-api-token", r"ATCTT3[A-Za-z0-9_=-]{150,250}+", ()),
     ("sourcegraph-token", r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])", ()),
     # --- CI, build and package registries.
     ("npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ()),
@@ -658,19 +660,6 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         r"at\.(?<=[ps]at\.)(?<![A-Za-z0-9_-][ps]at\.)[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
         (),
     ),
-    ("linear-api-key", r"lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])", ()),
-    ("chieftools-token", r"ct[por]_[A-Za-z0-9]{30,248}+", ()),
-    ("settlemint-token", r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])", ()),
-    ("castai-api-key", r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}", ()),
-    ("defined-networking-token", r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}", ()),
-    ("easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])", ()),
-    (
-        "maxmind-license-key",
-        r"_mmk(?<=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?<![A-Za-z0-9][A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)"
-        r"(?![A-Za-z0-9])",
-        (),
-    ),
-    ("clickhouse-api-secret", r"4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])", ()),
     # --- Payment and commerce.
     ("stripe-api-key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+", ()),
     ("stripe-api-key", r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+", ()),
@@ -683,6 +672,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("plaid-access-token", r"access-(?:sandbox|development|production)-" + _UUID, ()),
     ("duffel-token", r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])", ()),
     ("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])", ()),
+    ("easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])", ()),
     ("facebook-access-token", r"EAA[MC][A-Za-z0-9]{100,1000}+", ()),
     # --- Messaging and chat.
     ("slack-token", r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+", ()),
@@ -736,13 +726,23 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("new-relic-key", r"NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])", ()),
     ("sentry-token", r"sntryu_[a-f0-9]{64}(?![A-Za-z0-9])", ()),
     ("sentry-token", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+", ()),
-    ("atlassian-api-token", r"ATCTT3[A-Za-z0-9_=-]{150,250}+", ()),
     ("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])", ()),
     ("airtable-token", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])", ()),
     ("typeform-token", r"tfp_[A-Za-z0-9_.=-]{59}", ()),
     ("frameio-token", r"fio-u-[A-Za-z0-9_=-]{64}", ()),
     ("adobe-client-secret", r"p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
     ("mapbox-secret-token", r"sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+", ()),
+    ("linear-api-key", r"lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])", ()),
+    ("chieftools-token", r"ct[por]_[A-Za-z0-9]{30,248}+", ()),
+    ("settlemint-token", r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])", ()),
+    ("castai-api-key", r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}", ()),
+    ("defined-networking-token", r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}", ()),
+    (
+        "maxmind-license-key",
+        r"_mmk(?<=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?<![A-Za-z0-9][A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)"
+        r"(?![A-Za-z0-9])",
+        (),
+    ),
     # --- Secret managers.
     ("vault-token", r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+", ()),
     ("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+", ()),
