@@ -1005,7 +1005,7 @@ def _judge(
         if len(value) < MIN_VALUE_CHARS or _is_placeholder(scanner, value):
             plain_values.add((group, value))
             return None
-        return offset, index, family
+        return offset, index, _shape_inside(scanner, value) or family
     # What the value alone says first: most values that reach here are words.
     if not _random_enough(scanner, value):
         plain_values.add((group, value))
@@ -1034,7 +1034,25 @@ def _judge(
     folded_value = value.lower()
     if folded_value in folded or folded.rsplit(" ", 1)[-1] in folded_value:
         return None
-    return (offset, index, family) if _names_a_secret(scanner, label) else None
+    if not _names_a_secret(scanner, label):
+        return None
+    return offset, index, _shape_inside(scanner, value) or family
+
+
+def _shape_inside(scanner: _SecretScanner, value: str) -> str | None:
+    """The family of a shape the value of a key=value hit holds, so that the
+    hit is named after it: client_secret=…8Q~… is an Azure AD client secret
+    (its row is anchored on "Q~", after the value starts, so it would not
+    win on offset), "apiKey": "sk-…" an sk- key."""
+    best: tuple[int, int, str] | None = None
+    for scan in scanner.scans:
+        if "key" not in scan.regex.groupindex:
+            for match in scan.regex.finditer(value):
+                hit = _judge(scanner, scan, value, match, set())
+                if hit is not None:
+                    best = hit if best is None else min(best, hit)
+                    break
+    return None if best is None else best[2]
 
 
 def _random_enough(scanner: _SecretScanner, value: str) -> bool:
