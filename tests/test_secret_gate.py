@@ -414,17 +414,23 @@ CONTEXTS = {
     "double-quoted": 'client = Client("{s}")',
     "single-quoted": "value: '{s}'",
     ".env": "SERVICE_VALUE={s}\nDEBUG=1",
+    # After a key that names a secret, a token is still named after its shape.
+    "secret-named key": "CLIENT_SECRET={s}",
+    "JSON, secret-named key": '{"apiKey": "{s}"}',
     "export": 'export SERVICE_VALUE="{s}"',
-    "JSON": '{{"service": {{"value": "{s}", "retries": 3}}}}',
+    "JSON": '{"service": {"value": "{s}", "retries": 3}}',
     "YAML": "service:\n  value: {s}\n  retries: 3\n",
     "header": "X-Service-Value: {s}",
     "URL": "https://api.example.org/v1/items?value={s}&page=2",
     "shell command": "curl -s --data '{s}' https://api.example.org/v1",
     "Markdown": "- the value: `{s}` (rotate it)",
 }
+# An example that names its own key ("password=…", "AWS secret key is …")
+# is not put after another key.
+AFTER_A_KEY = ("secret-named key", "JSON, secret-named key")
 # A multi-line example does not fit inside a quoted JSON string or a URL;
 # those contexts are for one-line values.
-ONE_LINE_ONLY = ("JSON", "URL", "double-quoted", "single-quoted", "shell command", "export")
+ONE_LINE_ONLY = ("JSON", "JSON, secret-named key", "URL", "double-quoted", "single-quoted", "shell command", "export")
 
 
 def corpus(seed: int) -> dict[str, list[str]]:
@@ -435,6 +441,8 @@ def corpus(seed: int) -> dict[str, list[str]]:
         for example in make(rng):
             for name, context in CONTEXTS.items():
                 if "\n" in example and name in ONE_LINE_ONLY:
+                    continue
+                if name in AFTER_A_KEY and any(mark in example for mark in ("=", ": ", " is ", " -", "<")):
                     continue
                 placed.append(context.replace("{s}", example))
     return texts
