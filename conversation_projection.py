@@ -521,11 +521,12 @@ def parse_selection(data: bytes) -> JsonObject:
 #   with a short fixed-width lookbehind for the rest ("Q~", "="), so that the
 #   regex engine jumps from one occurrence of the anchor to the next instead
 #   of trying every position.  When the anchor starts with a letter or digit
-#   the compiler adds a lookbehind right after it, so the row only matches at
-#   the start of a token ("xghp_…" and the second "sk-" of "sk-sk-" do not).
-# - Every repetition is bounded, the long ones possessive, and lookarounds
-#   are fixed-width and short: nothing is scanned more than a bounded number
-#   of times.
+#   (and the pattern does not check what precedes it itself) the compiler
+#   adds a lookbehind right after it, so the row only matches at the start of
+#   a token ("xghp_…" and the second "sk-" of "sk-sk-" do not).
+# - Every repetition is bounded, the long ones possessive; lookbehinds are
+#   fixed-width and lookaheads read at most one value: nothing is scanned
+#   more than a bounded number of times.
 # - No character class admits NUL: the caller joins fields with it, so that
 #   no match spans two fields.
 # - A named group asks for a judgement of what it captured: `value` must look
