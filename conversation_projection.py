@@ -620,10 +620,8 @@ def _refuse_secrets(fields: list[tuple[str, str]]) -> None:
     for _where, text in fields:
         starts.append(offset)
         offset += len(text) + 1
-    hit: Any = find_secret("\x00".join(text for _where, text in fields))
-    if hit is True:  # TEMPORARY until the secret gate lands
-        hit = (0, "unknown")
-    if hit:
+    hit = find_secret("\x00".join(text for _where, text in fields))
+    if hit is not None:
         position, rule = hit
         fail("selection_secret", fields[bisect.bisect_right(starts, position) - 1][0], rule)
 
@@ -660,128 +658,638 @@ def parse_selection(data: bytes) -> JsonObject:
 # ---------------------------------------------------------------------------
 # Secret-shaped text (pure)
 # ---------------------------------------------------------------------------
-# Modelled on the published gitleaks rules and detect-secrets plugins.  Each
-# family is anchored on a literal prefix or a key word so that prose about
-# secrets, commit SHAs, sha256 digests and UUIDs does not match.
+# What is refused, as one table read top to bottom.  Each row is a family
+# name (the fixed `rule` a refusal carries, listed in the README), a regular
+# expression and keywords.  The facts behind the patterns (prefixes, lengths,
+# alphabets) are those of the published gitleaks rules and detect-secrets
+# plugins; the patterns are this project's own.
+#
+# How a pattern is written, so that the scan stays linear on 2 MiB of text:
+# - It starts with a literal anchor: a prefix ("ghp_"), or a rarer character
+#   with a short fixed-width lookbehind for the rest ("Q~", "="), so that the
+#   regex engine jumps from one occurrence of the anchor to the next instead
+#   of trying every position.  When the anchor starts with a letter or digit
+#   (and the pattern does not check what precedes it itself) the compiler
+#   adds a lookbehind right after it, so the row only matches at the start of
+#   a token ("xghp_…" and the second "sk-" of "sk-sk-" do not).
+# - Every repetition is bounded, the long ones possessive; lookbehinds are
+#   fixed-width and lookaheads read at most one value: nothing is scanned
+#   more than a bounded number of times.
+# - No character class admits NUL: the caller joins fields with it, so that
+#   no match spans two fields.
+# - A named group asks for a judgement of what it captured: `value` must look
+#   like a credential rather than a word, a placeholder or a reference;
+#   `secret` must not be a placeholder; `key` must name a secret.
+# - Keywords mark a shape that is a secret only when labelled (40 base64
+#   characters are an AWS secret key after "aws"): such a row does not scan
+#   on its own but names what a credential key labelled with it holds.
 
-# Every pattern starts with a literal, so the regex engine jumps from one
-# occurrence of it to the next instead of trying every position; a family
-# that must not follow a letter or digit says so, and that is checked in
-# Python on the rare hits.  (A leading \\b made the scan 25 times slower.)
-SECRET_PATTERNS: tuple[tuple[str, str, bool], ...] = (
-    ("pem-private-key", r"-----BEGIN[ A-Z0-9]{0,32}PRIVATE KEY(?: BLOCK)?-----", False),
-    ("aws-access-key-id", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])", True),
-    ("github-token", r"gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])", True),
-    ("github-fine-grained", r"github_pat_[A-Za-z0-9_]{22,255}", True),
-    ("gitlab-token", r"glpat-[A-Za-z0-9_-]{20,}", True),
-    ("slack-token", r"xox[abposre]-[A-Za-z0-9-]{10,}", True),
-    ("stripe-secret-live", r"sk_live_[A-Za-z0-9]{16,}", True),
-    ("stripe-restricted-live", r"rk_live_[A-Za-z0-9]{16,}", True),
-    ("google-api-key", r"AIza[0-9A-Za-z_-]{35}", True),
-    ("anthropic-key", r"sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_-]{20,}", True),
-    ("openai-style-key", r"sk-(?=[A-Za-z0-9_-]*[0-9])(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}", True),
-    ("npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", True),
-    ("pypi-token", r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{16,}", True),
-    ("huggingface-token", r"hf_[A-Za-z0-9]{30,}(?![A-Za-z0-9])", True),
-    ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", True),
-    ("url-credentials", r"://[^\s/:@\x00]{1,128}:[^\s/@\x00]{1,128}@", False),
-    ("sendgrid-key", r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}", True),
-    ("twilio-key", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", True),
+# The words of a key that names a secret, in any case.  Each is found from
+# its rarest letter (p, c, k or u): the letters after it are matched first,
+# those before it are then checked behind.  Scanning for four letters is
+# several times faster than for the first letter of every word, and no text
+# is lowercased.
+_CREDENTIAL_KEY_STEM = (
+    r"[PpCcKkUu](?:"
+    r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode
+    r"|[Ww][Dd](?<=[Pp][Ww][Dd])"  # pwd
+    r"|[Rr][Ee](?:[Tt](?<=[Ss][Ee][Cc][Rr][Ee][Tt])|[Dd](?<=[Cc][Rr][Ee][Dd]))"  # secret, cred, credential
+    r"|[Ee](?:[Nn](?<=[Tt][Oo][Kk][Ee][Nn])|[Yy](?<=[Kk][Ee][Yy]))"  # token; key (judged with the word before)
+    r"|[Tt][Hh](?<=[Aa][Uu][Tt][Hh])"  # auth, authorization
+    r")"
 )
-# Matched against the lowercased text: these families ignore case.
-LOWERCASE_SECRET_PATTERNS: tuple[tuple[str, str, bool], ...] = (
-    ("aws-secret-key", r"aws[_-]?secret[_-]?(?:access[_-]?)?key[\"']?[ \t]*[:=][ \t]*[\"']?[a-z0-9/+=]{40}", True),
-    ("slack-webhook", r"hooks\.slack\.com/(?:services|workflows|triggers)/[a-z0-9+/_-]{16,}", False),
-    ("azure-account-key", r"accountkey=[a-z0-9+/=]{20,}", False),
+# The bounds of a judged value: one of five characters or fewer is never
+# taken for a credential, and no more than the longest is read.
+MIN_VALUE_CHARS = 6
+MAX_VALUE_CHARS = 256
+# A value: quoted (spaces allowed inside) or bare (up to a space, quote,
+# bracket, "," ";" or "&" as in a query string; not starting with "-",
+# which is the next flag).  Quotes are part of the capture; the judge
+# removes them.  A bare value of letters of one case, "_", ".", "/" and "-"
+# is a word or a name, which the judge would turn away: the two lookaheads
+# do it first, so that prose ("the password is strong") costs no judgement.
+# They stop at the first other character; "=" and ":" are not among theirs,
+# so that "password=password=…" cannot make each key re-read the same run.
+_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
+_NAME_PUNCTUATION = r"_./\-"
+_QUOTED_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
+_BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
+_VALUE = (
+    rf"(?P<value>\"[^\"\x00\n]{_QUOTED_CHARS}\"|'[^'\x00\n]{_QUOTED_CHARS}'|`[^`\x00\n]{_QUOTED_CHARS}`"
+    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
+    rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
+    rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS})"
+)
+# Between a key and its value: `>` right after it (XML: <password>…), or a
+# closing quote or bracket, then `:=`, `=>`, `=`, `==`, `:`, `?=` or the
+# prose "is"/"was"/"are"; then an optional HTTP auth scheme.
+_ASSIGNMENT = (
+    r"(?:>|[\"'`\]]{0,2}+[ \t]{0,8}+"
+    r"(?::=|=>|={1,3}|::?|\?=|(?:[Ii][Ss]|[Ww][Aa][Ss]|[Aa][Rr][Ee])(?=[ \t:])))"
+    r":?[ \t]{0,8}+"
+    r"(?:(?i:bearer|basic|token|digest|apikey|api-key|key)[ \t]++)?+"
+)
+_UUID = r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
+
+SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    # --- Private keys: PEM (RSA, DSA, EC, PKCS#8, encrypted, PGP), OpenSSH,
+    # SSH2 (RFC 4716), PuTTY, age.
+    ("private-key", r"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----", ()),
+    ("private-key", r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----", ()),
+    ("private-key", r"PuTTY-User-Key-File-[0-9]{1,2}: ", ()),
+    ("age-secret-key", r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", ()),
+    # --- Cloud providers.
+    ("aws-access-key-id", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])", ()),
+    ("aws-secret-access-key", r"[A-Za-z0-9/+]{40}", ("aws",)),
+    ("amazon-bedrock-api-key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}", ()),
+    ("amazon-bedrock-api-key", r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+", ()),
+    ("gcp-api-key", r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])", ()),
+    ("google-oauth-client-secret", r"GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])", ()),
+    ("google-oauth-access-token", r"ya29\.[A-Za-z0-9_-]{30,2000}+", ()),
+    (
+        "azure-ad-client-secret",
+        r"Q~(?<=[A-Za-z0-9_~.]{3}[0-9]Q~)(?<![A-Za-z0-9_~.-][A-Za-z0-9_~.]{3}[0-9]Q~)"
+        r"[A-Za-z0-9_~.-]{31,34}+(?![A-Za-z0-9_~.-])",
+        (),
+    ),
+    # "=" anchors: the one-character lookbehind first turns away "==" runs.
+    ("azure-storage-account-key", r"=(?<=[Yy]=)(?<=(?i:accountkey)=)[A-Za-z0-9+/]{86}==", ()),
+    (
+        "azure-shared-access-key",
+        r"=(?<=[Yy]=)(?:(?<=(?i:sharedaccesskey)=)|(?<=;(?i:accesskey)=))[A-Za-z0-9+/]{43}=",
+        (),
+    ),
+    ("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])", ()),
+    ("alibaba-access-key-id", r"LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9])", ()),
+    ("alibaba-secret-key", r"[A-Za-z0-9]{30}", ("alibaba",)),
+    ("heroku-api-key", r"HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])", ()),
+    ("heroku-api-key", _UUID, ("heroku",)),
+    ("cloudflare-api-key", r"[A-Za-z0-9_-]{40}|[a-f0-9]{37}", ("cloudflare",)),
+    ("cloudflare-origin-ca-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ()),
+    ("flyio-token", r"fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", ()),
+    ("flyio-token", r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+", ()),
+    ("databricks-token", r"dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])", ()),
+    ("openshift-token", r"sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", ()),
+    ("scalingo-token", r"tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])", ()),
+    ("planetscale-token", r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+", ()),
+    ("pulumi-token", r"pul-[a-f0-9]{40}(?![A-Za-z0-9])", ()),
+    (
+        "terraform-cloud-token",
+        r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+",
+        (),
+    ),
+    ("clickhouse-api-secret", r"4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])", ()),
+    # --- Source hosts.
+    ("github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])", ()),
+    ("github-token", r"github_pat_[A-Za-z0-9_]{60,251}+", ()),
+    ("gitlab-token", r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,300}+", ()),
+    ("gitlab-token", r"GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])", ()),
+    ("gitlab-token", r"_gitlab_session=[a-z0-9]{32}", ()),
+    ("atlassian-api-token", r"ATATT3[A-Za-z0-9_=-]{150,250}+", ()),
+    ("atlassian-api-token", r"ATCTT3[A-Za-z0-9_=-]{150,250}+", ()),
+    ("sourcegraph-token", r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])", ()),
+    # --- CI, build and package registries.
+    ("npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ()),
+    ("pypi-token", r"pypi-AgE[A-Za-z0-9_-]{60,1000}+", ()),
+    ("rubygems-token", r"rubygems_[a-f0-9]{48}(?![A-Za-z0-9])", ()),
+    ("clojars-token", r"CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])", ()),
+    ("docker-hub-token", r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+", ()),
+    ("artifactory-token", r"AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])", ()),
+    ("artifactory-token", r"cmVmd[A-Za-z0-9]{59}(?![A-Za-z0-9])", ()),
+    ("octopus-deploy-api-key", r"API-[A-Z0-9]{26}(?![A-Za-z0-9])", ()),
+    ("circleci-token", r"CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+", ()),
+    ("buildkite-token", r"bkua_[a-f0-9]{40}(?![A-Za-z0-9])", ()),
+    ("sonarqube-token", r"sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])", ()),
+    ("prefect-token", r"pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ()),
+    ("readme-token", r"rdme_[a-z0-9]{70}(?![A-Za-z0-9])", ()),
+    ("postman-token", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ()),
+    ("infracost-token", r"ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
+    (
+        "harness-token",
+        r"at\.(?<=[ps]at\.)(?<![A-Za-z0-9_-][ps]at\.)[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
+        (),
+    ),
+    # --- Payment and commerce.
+    ("stripe-api-key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+", ()),
+    ("stripe-api-key", r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+", ()),
+    ("stripe-api-key", r"whsec_[A-Za-z0-9]{32,128}+", ()),
+    ("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+", ()),
+    ("square-token", r"EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])", ()),
+    ("braintree-access-token", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}", ()),
+    ("flutterwave-secret-key", r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?", ()),
+    ("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])", ()),
+    ("plaid-access-token", r"access-(?:sandbox|development|production)-" + _UUID, ()),
+    ("duffel-token", r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])", ()),
+    ("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])", ()),
+    ("easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])", ()),
+    ("facebook-access-token", r"EAA[MC][A-Za-z0-9]{100,1000}+", ()),
+    # --- Messaging and chat.
+    ("slack-token", r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+", ()),
+    ("slack-token", r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+", ()),
+    ("slack-webhook", r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+", ()),
+    # [MNO] and 23 or 25 characters (a base64 user ID), ".", 6, ".", 27 to 38;
+    # anchored on the first dot, the ID checked behind.
+    (
+        "discord-bot-token",
+        r"\.[A-Za-z0-9_-]{6}\."
+        r"(?:(?<=[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.)(?<![A-Za-z0-9_-][MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.)"
+        r"|(?<=[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.)(?<![A-Za-z0-9_-][MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.))"
+        r"[A-Za-z0-9_-]{27,38}+",
+        (),
+    ),
+    ("discord-api-key", r"[a-f0-9]{64}", ("discord",)),
+    ("discord-webhook", r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}", ()),
+    ("telegram-bot-token", r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])", ()),
+    ("twilio-api-key", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", ()),
+    ("sendgrid-api-key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", ()),
+    ("brevo-api-key", r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}", ()),
+    ("mailgun-api-key", r"key-[a-f0-9]{32}(?![A-Za-z0-9])", ()),
+    (
+        "mailchimp-api-key",
+        r"-us(?<=[0-9a-f]{32}-us)(?<![A-Za-z0-9][0-9a-f]{32}-us)[0-9]{1,2}(?![A-Za-z0-9])",
+        (),
+    ),
+    (
+        "microsoft-teams-webhook",
+        r"\.webhook\.office\.com/webhookb2/[A-Za-z0-9@-]{60,120}+/IncomingWebhook/[A-Za-z0-9]{32}/",
+        (),
+    ),
+    # --- AI and ML providers.
+    ("anthropic-api-key", r"sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_-]{80,120}+", ()),
+    ("openai-api-key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}+", ()),
+    # Other "sk-" keys (legacy OpenAI, DeepSeek, OpenRouter and kin): judged,
+    # so that "sk-learn" or a kebab-case name is not a key.
+    ("sk-api-key", r"sk-(?P<value>[A-Za-z0-9_-]{32,300}+)", ()),
+    ("huggingface-token", r"hf_[A-Za-z0-9]{34,40}+(?![A-Za-z0-9])", ()),
+    ("huggingface-token", r"api_org_[A-Za-z]{34}(?![A-Za-z0-9])", ()),
+    ("groq-api-key", r"gsk_[A-Za-z0-9]{48}(?![A-Za-z0-9])", ()),
+    ("perplexity-api-key", r"pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])", ()),
+    ("replicate-api-token", r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])", ()),
+    ("langsmith-api-key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])", ()),
+    ("xai-api-key", r"xai-[A-Za-z0-9]{70,90}+(?![A-Za-z0-9])", ()),
+    # --- Observability and SaaS APIs.
+    ("grafana-token", r"glc_[A-Za-z0-9+/]{32,400}+={0,2}", ()),
+    ("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])", ()),
+    ("grafana-token", r"eyJrIjoi[A-Za-z0-9]{70,400}+", ()),
+    ("dynatrace-token", r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", ()),
+    ("new-relic-key", r"NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])", ()),
+    ("sentry-token", r"sntryu_[a-f0-9]{64}(?![A-Za-z0-9])", ()),
+    ("sentry-token", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+", ()),
+    ("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])", ()),
+    ("airtable-token", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])", ()),
+    ("typeform-token", r"tfp_[A-Za-z0-9_.=-]{59}", ()),
+    ("frameio-token", r"fio-u-[A-Za-z0-9_=-]{64}", ()),
+    ("adobe-client-secret", r"p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
+    ("mapbox-secret-token", r"sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+", ()),
+    ("linear-api-key", r"lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])", ()),
+    ("chieftools-token", r"ct[por]_[A-Za-z0-9]{30,248}+", ()),
+    ("settlemint-token", r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])", ()),
+    ("castai-api-key", r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}", ()),
+    ("defined-networking-token", r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}", ()),
+    (
+        "maxmind-license-key",
+        r"_mmk(?<=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?<![A-Za-z0-9][A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)"
+        r"(?![A-Za-z0-9])",
+        (),
+    ),
+    # --- Secret managers.
+    ("vault-token", r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+", ()),
+    ("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+", ()),
+    (
+        "onepassword-secret-key",
+        r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
+        (),
+    ),
+    ("onepassword-service-account-token", r"ops_eyJ[A-Za-z0-9+/]{250,4000}+", ()),
+    # --- Credentials in any text.  Last, so that a token with a shape of
+    # its own is named after it when it is also the value of an assignment.
+    ("jwt", r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+", ()),
+    # scheme://user:password@host, any scheme.
+    ("url-credentials", r"://[^\s/?#@:\x00]{1,128}+:(?P<secret>[^\s/?#@\x00]{1,256}+)@", ()),
+    # ;Password=… in ADO.NET, ODBC and JDBC strings, ?password=… in URLs.
+    (
+        "connection-string-password",
+        r"=(?<=[Dd]=)(?:(?<=[;&?](?i:password)=)|(?<=[;&?] (?i:password)=)|(?<=[;&?](?i:passwd)=)"
+        r"|(?<=[;&?](?i:pwd)=)|(?<=[;&?] (?i:pwd)=))"
+        r"(?P<secret>\"[^\"\x00\n]{1,128}+\"|'[^'\x00\n]{1,128}+'|\{[^}\x00\n]{1,128}+\}|[^\s;&\"'\x00]{1,128}+)",
+        (),
+    ),
+    # --password=…, --api-key …, -p… (mysql; not -pi/2 or -pthread), -u user:… (curl).
+    (
+        "credential-flag",
+        r"-(?<![^\s\"'=\x00]-)"
+        r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_-]{0,24}+)"
+        r"(?:=|[ \t]++)"
+        r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00]))"
+        r"|(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:)" + _VALUE,
+        (),
+    ),
+    # key = value in code, JSON, YAML, INI, .env and `export`, HTTP headers
+    # (Authorization: Bearer …, X-Api-Key: …), XML and prose ("the password
+    # is …"), where the key names a secret.
+    (
+        "credential-assignment",
+        r"(?P<key>" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,40}+)" + _ASSIGNMENT + _VALUE,
+        (),
+    ),
 )
 
-# ``key = value`` or ``key: value``, found from the stems below and matched
-# from the start of the word that holds the stem.  The value must look like
-# a credential, not like a word of prose: see ``_credential_like``.
-ASSIGNMENT_STEMS = ("pass", "pwd", "secret", "key", "token", "credential")
-ASSIGNMENT_PATTERN = (
-    r"(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|secret[_-]?key|api[_-]?key|apikey"
-    r"|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|bearer[_-]?token|token"
-    r"|private[_-]?key|credentials?)[\"']?[ \t]*(?::=|=>|:|=)[ \t]*"
-    r"(?:\"([^\"\x00\n]{4,256})\"|'([^'\x00\n]{4,256})'|([^\s\"',;\x00]{4,256}))"
+# Shannon entropy (bits per character) a value needs: that of a random
+# string over a 2**3 alphabet, relaxed for short values, whose entropy
+# cannot reach it (log2 of the length is its ceiling).
+ENTROPY_BITS = 3.0
+ENTROPY_SLACK_BITS = 0.7
+# A key is read with up to this many characters before it ("the wifi
+# password", "My API key"); a run this long without a space is a blob (a
+# data: URI, a base64 body), not a key.
+LABEL_LOOKBACK = 48
+LABEL_WORDS_BEFORE = 3
+LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.- ")
+# A token must not continue a longer token: checked right after an anchor
+# that starts with a letter or digit.
+IDENTIFIER_CHARS_CLASS = "[A-Za-z0-9_-]"
+# Placeholders, masks, references and template syntax, matched in any case
+# against a whole value.
+PLACEHOLDER_PATTERN = (
+    r"\$[A-Za-z_{(].*|%[A-Za-z_][A-Za-z0-9_]*%"  # $VAR ${VAR} $(cmd) $var->{x} %VAR%
+    r"|[<{\[].*|&lt;.*|#\{.*|@[A-Za-z_]+@|![A-Za-z]+"  # <value> {{ x }} [value] #{x} @VAR@ !vault
+    r"|[a-z][a-z0-9+.-]{1,16}://.*"  # a URL: where a secret lives (credentials in it have a row)
+    r"|#[0-9a-f]{3,8}"  # a colour
+    r"|[*xX.#?_\-\u2022\u00b7]+"  # ****, xxxx, ****xxxx, ••••
+    r"|(?:your|insert|replace|enter|paste|fill[-_.]?in)(?:[-_.][A-Za-z0-9_.-]*|[a-z]*)"  # YOUR_API_KEY
+    r"|(?:change|replace)[-_.]?(?:me|it|this)|[a-z]{0,8}(?:password|passwd|secret|token)"
+    r"|(?:[a-z0-9]{1,16}[-_.]){1,4}(?:password|passwd|pass|pwd|secret|token|key|credentials?)"  # NEO4J_PASSWORD
+    r"|none|null|nil|undefined|true|false|empty|blank|optional|required|redacted|removed|hidden"
+    r"|masked|pass|apikey|api[-_]key|value|string|default|sample|test|testing|dummy|fake|todo|tbd"
+    r"|foo|bar|foobar|baz|placeholder|unknown|unset|not[-_]?set|n/?a"
 )
-PLACEHOLDER_VALUES = frozenset(
-    {"none", "null", "nil", "true", "false", "empty", "redacted", "changeme", "example", "required", "optional"}
+# Identifier- or prose-shaped values: words (lower, UPPER, Capitalized,
+# camelCase humps of two or more lower-case letters, a last hump of one:
+# AccessKeyId) and numbers between separators.  A random mixed-case string
+# breaks the humps.  For keys that are not passwords a word or hump may end
+# in up to three digits (oauth2, sha256, Socks5Auth).
+_WORD = r"(?:[a-z]++|[A-Z]++[a-z]*+)(?:[A-Z][a-z]{2,}+)*+(?:[A-Z][a-z]?+)?+[A-Z]*+"
+_NUMBERED_WORD = (
+    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+)*+(?:[A-Z][a-z]?+)?+[A-Z]*+[0-9]{0,3}+"
 )
-_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_SEPARATORS = r"[-_./:\\#@+=~&%?()\[\]]"
+WORDISH_PATTERN = rf"{_SEPARATORS}*+(?:{_WORD}|[0-9]++)(?:{_SEPARATORS}++(?:{_WORD}|[0-9]++))*+{_SEPARATORS}*+"
+WORDISH_OR_NUMBERED_PATTERN = WORDISH_PATTERN.replace(_WORD, _NUMBERED_WORD)
+# The words of a key, after splitting camelCase and separators.
+SECRET_WORDS = frozenset(
+    {
+        *("passwd", "password", "passwords", "passphrase", "passcode", "pwd", "secret", "secrets"),
+        *("token", "tokens", "auth", "authorization", "cred", "creds", "credential", "credentials"),
+    }
+)
+# A word ending in one of these names a secret too (dbpassword, clientsecret,
+# accesstoken, basicauth), unless it is an ordinary word.
+SECRET_WORD_ENDINGS = ("pass", "passwd", "password", "pwd", "secret", "token", "auth", "creds", "credentials")
+NOT_SECRET_WORDS = frozenset({"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"})
+# "key" names a secret only after one of these (api key, accessKey, …).
+KEY_QUALIFIERS = frozenset(
+    {
+        *("api", "access", "secret", "private", "signing", "encryption", "decryption", "master", "client"),
+        *("app", "application", "auth", "service", "account", "aws", "session", "shared", "license"),
+        *("consumer", "admin", "root", "deploy", "webhook", "hmac", "jwt", "db", "database", "storage"),
+    }
+)
+# A secret word followed by one of these is about the secret, not the
+# secret itself (password_hash, secret_name, token_url, --password-stdin).
+ABOUT_A_SECRET = frozenset(
+    {
+        *("id", "ids", "name", "names", "url", "uri", "urls", "path", "file", "filename", "dir", "type"),
+        *("length", "len", "size", "count", "limit", "max", "min", "expiry", "expires", "expiration"),
+        *("ttl", "timeout", "lifetime", "endpoint", "method", "mode", "header", "policy", "prompt"),
+        *("field", "env", "var", "stdin", "label", "version", "format", "hash", "hashed", "digest"),
+        *("sha", "sha1", "sha256", "sha512", "md5", "checksum", "fingerprint", "rotation", "reset"),
+        *("strength", "enabled", "disabled", "required", "provider", "store", "ref", "reference", "arn"),
+        *("hint", "pattern", "regex", "history", "age", "scheme", "algorithm", "alg", "kind", "location"),
+        *("manager", "created", "updated", "prefix", "suffix", "usage", "scope", "scopes", "bucket"),
+        *("index", "indices", "start", "end", "offset", "position", "pos"),
+    }
+)
+# A secret word right after one of these is not a credential (max_tokens,
+# csrf_token, public_key, next_page_token).
+NOT_A_CREDENTIAL_BEFORE = frozenset(
+    {
+        *("max", "min", "num", "number", "total", "input", "output", "prompt", "completion", "csrf"),
+        *("xsrf", "public", "publishable", "next", "page", "continuation", "pagination", "sort"),
+        *("partition", "primary", "foreign", "cancel", "cancellation", "idempotency", "sync", "request"),
+        *("change", "lock", "paging"),
+    }
+)
+# Placeholders recognised by how they end or what they contain (any case).
+PLACEHOLDER_ENDINGS = ("-here", "_here", ".here", "keyhere", "tokenhere", "secrethere", "passwordhere")
+PLACEHOLDER_MARK = "example"
+# A shape match whose last characters are this uniform is a mask
+# (ghp_xxxx…, AKIAXXXX…); AWS documentation marks its examples EXAMPLE.
+MASK_TAIL_CHARS = 16
+MASK_MAX_DISTINCT = 3
+EXAMPLE_MARK = "EXAMPLE"
 
 
-class _SecretRules:
+class _Scan:
+    """One compiled regular expression and the rows it stands for: a judged
+    row alone, or every plain row whose anchor starts with one character,
+    each alternative closed by an empty marker group that names its row."""
+
+    __slots__ = ("judged_group", "merged", "regex", "rows")
+
+    def __init__(self, regex: re.Pattern[str], rows: dict[str | None, tuple[int, str, int]]) -> None:
+        self.regex = regex
+        self.rows = rows  # marker group (None: the only row) -> (table index, family, anchor length)
+        self.merged = None not in rows
+        groups = regex.groupindex
+        self.judged_group = "value" if "value" in groups else "secret" if "secret" in groups else None
+
+
+class _SecretScanner:
     def __init__(self) -> None:
         import re
 
-        self.families = [(re.compile(p), bounded) for _, p, bounded in SECRET_PATTERNS]
-        self.lowercase = [(re.compile(p), bounded) for _, p, bounded in LOWERCASE_SECRET_PATTERNS]
-        self.assignment = re.compile(ASSIGNMENT_PATTERN)
+        self.scans: list[_Scan] = []
+        # Shapes that are secrets when their label carries a keyword.
+        self.labelled: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = []
+        # Plain rows by the first character of their anchor: one scan jumps
+        # to that character for all of them (a dozen rows start with "s").
+        plain: dict[str, list[str]] = {}
+        markers: dict[str, dict[str | None, tuple[int, str, int]]] = {}
+        for index, (family, pattern, keywords) in enumerate(SECRET_RULES):
+            if keywords:
+                self.labelled.append((family, re.compile(pattern, re.ASCII), keywords))
+                continue
+            anchor, anchor_source = _literal_anchor(pattern)
+            after = len(anchor_source)
+            source = pattern
+            # A pattern that checks what precedes its anchor does so itself.
+            if anchor[:1].isalnum() and not pattern.startswith("(?<", after):
+                source = f"{pattern[:after]}(?<!{IDENTIFIER_CHARS_CLASS}{anchor_source}){pattern[after:]}"
+            if "(?P<" in pattern or not anchor:
+                self.scans.append(_Scan(re.compile(source, re.ASCII), {None: (index, family, len(anchor))}))
+                continue
+            marker = f"row{index}"
+            plain.setdefault(anchor[0], []).append(f"{source}(?P<{marker}>)")
+            markers.setdefault(anchor[0], {})[marker] = (index, family, len(anchor))
+        for first, alternatives in plain.items():
+            self.scans.append(_Scan(re.compile("|".join(alternatives), re.ASCII), markers[first]))
+        self.placeholder = re.compile(PLACEHOLDER_PATTERN, re.ASCII | re.IGNORECASE)
+        self.wordish = re.compile(WORDISH_PATTERN, re.ASCII)
+        self.wordish_or_numbered = re.compile(WORDISH_OR_NUMBERED_PATTERN, re.ASCII)
+        self.camel_hump = re.compile(r"(?<=[a-z0-9])(?=[A-Z])", re.ASCII)
+        self.not_alnum = re.compile(r"[^a-z0-9]+", re.ASCII)
 
 
-_rules_cache: list[_SecretRules] = []
+def _literal_anchor(pattern: str) -> tuple[str, str]:
+    """The literal text a pattern starts with, and its source: ("SG.",
+    r"SG\\.") for r"SG\\.[A-Za-z0-9_-]{22}…"; a quantified last character is
+    not part of it."""
+    anchor: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern) and not pattern[index + 1].isalnum():
+            literal, width = pattern[index + 1], 2
+        elif char.isalnum() or char in "_-~:/=;,'\"!@#%&<> ":
+            literal, width = char, 1
+        else:
+            break
+        if pattern[index + width : index + width + 1] in ("?", "*", "+", "{"):
+            break
+        anchor.append(literal)
+        index += width
+    return "".join(anchor), pattern[:index]
 
 
-def _secret_rules() -> _SecretRules:
+_secret_scanner_cache: list[_SecretScanner] = []
+
+
+def _secret_scanner() -> _SecretScanner:
     # Compiled on first use, so that runs that stop earlier never pay for it.
-    if not _rules_cache:
-        _rules_cache.append(_SecretRules())
-    return _rules_cache[0]
+    if not _secret_scanner_cache:
+        _secret_scanner_cache.append(_SecretScanner())
+    return _secret_scanner_cache[0]
 
 
-def _credential_like(value: str) -> bool:
-    stripped = value.strip()
-    if len(stripped) < 6 or stripped.lower() in PLACEHOLDER_VALUES:
+def find_secret(text: str) -> tuple[int, str] | None:
+    """Scan text made of fields joined by "\\x00"; return (offset, rule) of the
+    earliest hit in the text (ties: earlier table row wins), or None.
+
+    The offset is where the secret starts (for a judged value, where the
+    value starts), always inside the field that holds it; the rule is a
+    family name from SECRET_RULES.  Nothing of the value is returned."""
+    scanner = _secret_scanner()
+    # Values already found to be words or placeholders, by the group that
+    # captured them: text that repeats one ("Password: Password" ten thousand
+    # times) is judged once.
+    plain_values: set[tuple[str, str]] = set()
+    best: tuple[int, int, str] | None = None  # offset, table index, family
+    for scan in scanner.scans:
+        for match in scan.regex.finditer(text):
+            if best is not None and match.start() > best[0]:
+                break
+            hit = _judge(scanner, scan, text, match, plain_values)
+            if hit is not None:
+                if best is None or hit < best:
+                    best = hit
+                break
+    return None if best is None else (best[0], best[2])
+
+
+def _judge(
+    scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str], plain_values: set[tuple[str, str]]
+) -> tuple[int, int, str] | None:
+    """(offset, table index, family) when this match is a secret, else None."""
+    index, family, anchor_chars = scan.rows[match.lastgroup if scan.merged else None]
+    group = scan.judged_group
+    if group is None:
+        found = match[0]
+        tail = found[-MASK_TAIL_CHARS:]
+        masked = len(found) > anchor_chars + MASK_TAIL_CHARS and len(set(tail)) <= MASK_MAX_DISTINCT
+        return None if masked or EXAMPLE_MARK in found else (match.start(), index, family)
+    value, offset = _unwrapped(match, group)
+    if (group, value) in plain_values:
+        return None
+    if group == "secret":
+        if len(value) < MIN_VALUE_CHARS or _is_placeholder(scanner, value):
+            plain_values.add((group, value))
+            return None
+        return offset, index, _shape_inside(scanner, value) or family
+    # What the value alone says first: most values that reach here are words.
+    if not _random_enough(scanner, value):
+        plain_values.add((group, value))
+        return None
+    end = match.end(group)
+    if end < len(text) and text[end] in "([" and match[group][-1] not in "\"'`":
+        return None  # a call or a subscript: code that fetches the secret
+    key_start = match.start("key") if "key" in scan.regex.groupindex else -1
+    if key_start < 0:  # "sk-…", -p… or -u user:…; a word may end in digits ("-python3")
+        return None if scanner.wordish_or_numbered.fullmatch(value) else (offset, index, family)
+    label = _label(text, key_start, match.end("key"))
+    if label is None:
+        return None
+    folded = label.lower()  # per match: the key is a few characters
+    # A keyword labels the value from the key or the three words before it.
+    near = " ".join(label.rsplit(" ", LABEL_WORDS_BEFORE + 1)[-LABEL_WORDS_BEFORE - 1 :]).lower()
+    for labelled_family, shape, keywords in scanner.labelled:
+        if any(word in near for word in keywords) and shape.fullmatch(value):
+            return offset, index, labelled_family
+    # For a key that is not a password a word may end in digits (oauth2);
+    # a value that repeats its key, or the other way round, is code
+    # (Socks5Auth = Socks5Auth, "diskKey": flags.AddDiskKeyFlag).
+    is_password = "pass" in folded or "pwd" in folded
+    if not is_password and scanner.wordish_or_numbered.fullmatch(value):
+        return None
+    folded_value = value.lower()
+    if folded_value in folded or folded.rsplit(" ", 1)[-1] in folded_value:
+        return None
+    if not _names_a_secret(scanner, label):
+        return None
+    return offset, index, _shape_inside(scanner, value) or family
+
+
+def _shape_inside(scanner: _SecretScanner, value: str) -> str | None:
+    """The family of a shape the value of a key=value hit holds, so that the
+    hit is named after it: client_secret=…8Q~… is an Azure AD client secret
+    (its row is anchored on "Q~", after the value starts, so it would not
+    win on offset), "apiKey": "sk-…" an sk- key."""
+    best: tuple[int, int, str] | None = None
+    for scan in scanner.scans:
+        if "key" not in scan.regex.groupindex:
+            for match in scan.regex.finditer(value):
+                hit = _judge(scanner, scan, value, match, set())
+                if hit is not None:
+                    best = hit if best is None else min(best, hit)
+                    break
+    return None if best is None else best[2]
+
+
+def _random_enough(scanner: _SecretScanner, value: str) -> bool:
+    """A credential rather than a word, a number, a placeholder or a
+    reference, judged by characters and entropy rather than by a list of
+    words: long enough, no space, a letter, not identifier-shaped, and the
+    entropy of a random string of its length."""
+    if len(value) < MIN_VALUE_CHARS or " " in value or value.lower() == value.upper():
         return False
-    if stripped.startswith(("<", "${", "{{", "%", "$")) or set(stripped) <= {"*", "x", "X", "."}:
+    if scanner.wordish.fullmatch(value) or _is_placeholder(scanner, value):
         return False
-    has_digit = any(c.isdigit() for c in stripped)
-    has_alpha = any(c.isalpha() for c in stripped)
-    has_symbol = any(not c.isalnum() for c in stripped)
-    has_inner_upper = any(c.isupper() for c in stripped[1:])
-    # An English word after "password:" is prose; a mix of classes is not.
-    return (has_digit and has_alpha) or (has_alpha and (has_symbol or has_inner_upper))
+    return _entropy_bits(value) >= min(ENTROPY_BITS, math.log2(len(value)) - ENTROPY_SLACK_BITS)
 
 
-def _family_hit(patterns: list[tuple[re.Pattern[str], bool]], text: str) -> bool:
-    for pattern, bounded in patterns:
-        for match in pattern.finditer(text):
-            start = match.start()
-            if not bounded or start == 0 or text[start - 1] not in _ALNUM:
-                return True
-    return False
+def _entropy_bits(value: str) -> float:
+    length = len(value)
+    shares = [value.count(char) / length for char in set(value)]
+    return -sum(share * math.log2(share) for share in shares)
 
 
-def _assignment_hit(rules: _SecretRules, original: str, lower: str) -> bool:
-    for stem in ASSIGNMENT_STEMS:
-        position = lower.find(stem)
-        while position >= 0:
-            start = position
-            while start > 0 and position - start < 24 and lower[start - 1] in _WORD_CHARS:
-                start -= 1
-            if start == 0 or lower[start - 1] not in _ALNUM:
-                match = rules.assignment.match(lower, start)
-                if match is not None:
-                    # The value keeps its case: take it from the original text.
-                    group = next(i for i in (1, 2, 3) if match.group(i) is not None)
-                    if _credential_like(original[match.start(group) : match.end(group)]):
-                        return True
-            position = lower.find(stem, position + 1)
-    return False
-
-
-def find_secret(text: str) -> bool:
-    rules = _secret_rules()
-    if _family_hit(rules.families, text):
+def _is_placeholder(scanner: _SecretScanner, value: str) -> bool:
+    folded = value.lower()
+    if PLACEHOLDER_MARK in folded or folded.endswith(PLACEHOLDER_ENDINGS):
         return True
-    lower = text.lower()
-    # Offsets agree between the two only when lowercasing kept the length
-    # (a few characters, such as U+0130, grow); otherwise use the copy alone.
-    if len(lower) != len(text):
-        return _family_hit(rules.lowercase, lower) or _assignment_hit(rules, lower, lower)
-    return _family_hit(rules.lowercase, lower) or _assignment_hit(rules, text, lower)
+    return scanner.placeholder.fullmatch(value) is not None
+
+
+def _unwrapped(match: re.Match[str], group: str) -> tuple[str, int]:
+    """The captured value without its quotes (or ODBC braces) or, bare, without
+    the punctuation that ends a sentence or closes Markdown emphasis; and
+    where it starts."""
+    value = match[group]
+    offset = match.start(group)
+    if len(value) >= 2 and value[0] + value[-1] in ('""', "''", "``", "{}"):
+        return value[1:-1], offset + 1
+    return value.rstrip(".,:;!?*"), offset
+
+
+def _label(text: str, key_start: int, key_end: int) -> str | None:
+    """The key with the few words before it in the same field ("the wifi
+    password"); None when the key is the tail of a blob."""
+    start = key_start
+    limit = max(0, key_start - LABEL_LOOKBACK)
+    while start > limit and text[start - 1] in LABEL_CHARS:
+        start -= 1
+    if start == limit and limit > 0 and " " not in text[start:key_start]:
+        return None
+    return text[start:key_end]
+
+
+def _names_a_secret(scanner: _SecretScanner, label: str) -> bool:
+    """True when some word of the key names a secret (password, apiToken,
+    X-Api-Key, DB_PASS, "the wifi password") and is not qualified away
+    (password_hash, max_tokens, publicKeyToken, --password-stdin).  The key
+    is read split at camelCase humps and, only when that finds no secret
+    word (a key in odd case: pAsSwOrD), split at separators alone."""
+    identifier = label.rsplit(" ", 1)[-1]
+    for split_humps in (True, False):
+        words = _key_words(scanner, label, split_humps)
+        # Words before the secret word count against it within the key
+        # itself (max_input_tokens), but only the one right before it in prose.
+        key_start = len(words) - len(_key_words(scanner, identifier, split_humps))
+        found = False
+        for index, word in enumerate(words):
+            before = words[index - 1] if index else ""
+            if word in ("key", "keys"):
+                names = before in KEY_QUALIFIERS
+            elif word == "pass":  # DB_PASS, smtp.pass; not the "PASS:" of a test log
+                names = index > key_start
+            elif word.endswith(("key", "keys")):
+                names = word.rstrip("s")[:-3] in KEY_QUALIFIERS
+            else:
+                names = word in SECRET_WORDS or (word.endswith(SECRET_WORD_ENDINGS) and word not in NOT_SECRET_WORDS)
+            found = found or names
+            if not names or not ABOUT_A_SECRET.isdisjoint(words[index + 1 :]):
+                continue
+            if NOT_A_CREDENTIAL_BEFORE.isdisjoint([before, *words[key_start:index]]):
+                return True
+        if found:
+            return False
+    return False
+
+
+def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> list[str]:
+    """ "X-Api-Key" -> ["x", "api", "key"]; "clientSecret" -> ["client", "secret"]
+    (or ["clientsecret"] without splitting humps)."""
+    spaced = scanner.camel_hump.sub(" ", label) if split_humps else label
+    return [word for word in scanner.not_alnum.split(spaced.lower()) if word]
 
 
 # ---------------------------------------------------------------------------
@@ -943,7 +1451,7 @@ def _tombstones_well_formed(tombstones: Any) -> bool:
         return True
     return (
         set(map(type, tombstones)) == {str}
-        and 0 < min(map(len, tombstones))
+        and min(map(len, tombstones)) > 0
         and max(map(len, tombstones)) <= MAX_ID_CHARS
         and ID_CHARS.issuperset("".join(tombstones))
         and ID_FIRST.issuperset([t[0] for t in tombstones])
