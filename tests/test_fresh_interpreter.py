@@ -29,6 +29,7 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from cp_testlib import (
+    CAN_SYMLINK,
     HERE,
     MODULE,
     Result,
@@ -248,7 +249,7 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
         os.mkdir(os.path.join(self.state, "archive"))
         self.expect(self.cli(["--state-root", self.state]), "state_unknown_entry")
         os.rmdir(os.path.join(self.state, "archive"))
-        if hasattr(os, "symlink"):
+        if CAN_SYMLINK:
             link = os.path.join(self.tmp, "link")
             os.symlink(self.state, link)
             self.expect(self.cli(["--state-root", link]), "state_symlink")
@@ -447,7 +448,7 @@ class TestUnwritableStdout(FreshInterpreterCase):
 
 
 class TestRootPathResolution(FreshInterpreterCase):
-    @unittest.skipUnless(hasattr(os, "symlink") and os.name == "posix", "symlinks")
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
     def test_dot_dot_after_a_symlink_meets_the_symlink(self) -> None:
         real = os.path.join(self.tmp, "real")
         os.mkdir(real)

@@ -291,6 +291,7 @@ def normalized_steps(steps: list[str], root: str) -> list[str]:
     return normal
 
 
+@unittest.skipUnless(cp.SUPPORTS_DIR_FD, "the descriptor-relative code (POSIX) is the one pinned here")
 class TestDurabilityOrder(Lifecycle):
     def test_update_steps_are_pinned(self) -> None:
         """Dropping, adding or reordering any step of an update, an fsync
@@ -513,6 +514,7 @@ class TestHostileFilesystem(Lifecycle):
                 self.assert_untouched(outside, before, other_state)
                 self.assertNotIn("projection.lock", self.entries())
 
+    @unittest.skipUnless(CAN_SYMLINK and cp.SUPPORTS_DIR_FD, "symlinks and dir_fd")
     def test_root_swapped_for_a_symlink_during_a_run(self) -> None:
         """Every operation after the walk is relative to the opened root: a
         root moved away and replaced by a link mid-run is never followed,
@@ -538,6 +540,7 @@ class TestHostileFilesystem(Lifecycle):
                     self.assertEqual(read(os.path.join(moved, name)), self.new[name], name)
                 self.assertResult(self.verify(), "state_symlink")
 
+    @unittest.skipUnless(CAN_SYMLINK and cp.SUPPORTS_DIR_FD, "symlinks and dir_fd")
     def test_root_swapped_inside_graphifys_own_write(self) -> None:
         """The residual window (README): Graphify resolves its output to an
         absolute path inside to_json, so a swap of the root's path at that
@@ -551,6 +554,7 @@ class TestHostileFilesystem(Lifecycle):
         self.assertResult(Result(completed), "graphify_failed", withdrawn=True)
         self.assertEqual(os.listdir(self.state + ".moved"), ["state.json"])
 
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
     def test_names_swapped_between_the_scan_and_their_use_in_the_path_based_code(self) -> None:
         """Windows has no dir_fd: each operation re-checks its name right
         before acting.  A name turned into a link after the scans is refused
