@@ -1431,11 +1431,16 @@ def validate_state(value: Any) -> JsonObject:
     )
     expected = _state_from(snapshot, SelectionHashes(snapshot), high_water, tombstones)
     ledger = set(tombstones)
+    listed = {b["branchId"] for b in snapshot["branches"]}
+    # Acceptance tombstones every branch it stops listing, and only restore
+    # (which lists it) lifts a tombstone: a marked branch that is neither
+    # listed nor tombstoned was edited out of the ledger by hand.
     consistent = (
         scalars_typed
         and expected == value
         and set(snapshot.get("exclude", ())) <= ledger
         and not set(snapshot.get("restore", ())) & ledger
+        and high_water.keys() - listed <= ledger
     )
     if not consistent:
         fail("state_corrupt")
@@ -1736,9 +1741,10 @@ STATE_IO = _StateErrors()
 class OwnedDir:
     """A directory of the state: the root, or its cache/."""
 
-    def __init__(self, path: str, fd: int | None) -> None:
+    def __init__(self, path: str, fd: int | None, created: bool = False) -> None:
         self.path = path
         self.fd = fd
+        self.created = created
 
     def _where(self, name: str) -> tuple[str, int | None]:
         if self.fd is not None:
@@ -1901,6 +1907,7 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
     '..' is resolved by the kernel, after the component before it was checked."""
     parts = [p for p in path.split("/") if p not in ("", ".")]
     canonical: list[str] = []
+    created = False
     fd = os.open("/", DIR_FLAGS)
     try:
         for index, part in enumerate(parts):
@@ -1918,6 +1925,7 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
                 # Another invocation may create it first; the lock decides.
                 try:
                     os.mkdir(part, 0o700, dir_fd=fd)
+                    created = True
                 except FileExistsError:
                     pass
                 child = os.open(part, DIR_FLAGS, dir_fd=fd)
@@ -1929,7 +1937,7 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
                 raise
             os.close(fd)
             fd = child
-        owned, fd = OwnedDir(path, fd), -1
+        owned, fd = OwnedDir(path, fd, created), -1
         return owned
     finally:
         if fd >= 0:
@@ -1950,6 +1958,7 @@ def _path_prefixes(path: str) -> list[str]:
 
 
 def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
+    created = False
     # Every prefix as written, so that "lnk\\.." is checked as "lnk" first.
     for prefix in _path_prefixes(path):
         if os.path.basename(prefix) in ("", ".", ".."):
@@ -1968,12 +1977,13 @@ def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
             return None
         try:
             os.mkdir(path, 0o700)
+            created = True
         except FileExistsError:
             pass
         st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         fail("state_access")
-    return OwnedDir(path, None)
+    return OwnedDir(path, None, created)
 
 
 def open_root(root: str, create: bool) -> OwnedDir | None:
@@ -2020,11 +2030,14 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
             continue
         if _is_link(st):
             symlink = True
-        elif name == CACHE_NAME and stat.S_ISDIR(st.st_mode):
-            cache_symlink, cache_unknown = _scan_cache(owned)
-            symlink |= cache_symlink
-            wrong_type |= cache_unknown
-        elif name not in OWNED_FILES and name != CACHE_NAME and not is_graphify_temp(name):
+        elif name == CACHE_NAME:
+            if stat.S_ISDIR(st.st_mode):
+                cache_symlink, cache_unknown = _scan_cache(owned)
+                symlink |= cache_symlink
+                wrong_type |= cache_unknown
+            else:
+                wrong_type = True
+        elif name not in OWNED_FILES and not is_graphify_temp(name):
             foreign = True
         elif not stat.S_ISREG(st.st_mode):
             # An owned name of the wrong type: a lock that is a directory
@@ -2142,6 +2155,8 @@ class Signals:
         self.received = True
 
     def install(self) -> None:
+        """Handle each signal, except one the caller chose to ignore (nohup,
+        a background job): that one stays ignored."""
         import signal
 
         self.received = False
@@ -2150,6 +2165,8 @@ class Signals:
             if number is None:
                 continue
             try:
+                if signal.getsignal(number) is signal.SIG_IGN:
+                    continue
                 self.previous[number] = signal.signal(number, self._handle)
             except (ValueError, OSError):
                 pass  # not the main thread: the caller keeps its own handlers
@@ -2197,15 +2214,24 @@ def graphify_version() -> str | None:
         return None
 
 
+class GraphifyImportFailed(Exception):
+    """Graphify is installed (its metadata says which version) but does not
+    import; a loader raises it so that the version is still reported."""
+
+    def __init__(self, version: str | None) -> None:
+        super().__init__("graphify does not import")
+        self.graphify_version = version
+
+
 def load_graphify() -> Mapping[str, Any]:
     import importlib
 
-    return {
-        "version": graphify_version(),
-        "validate": importlib.import_module("graphify.validate"),
-        "build": importlib.import_module("graphify.build"),
-        "export": importlib.import_module("graphify.export"),
-    }
+    version = graphify_version()
+    try:
+        modules = {part: importlib.import_module(f"graphify.{part}") for part in ("validate", "build", "export")}
+    except Exception:
+        raise GraphifyImportFailed(version) from None
+    return {"version": version, **modules}
 
 
 class GraphifyApi:
@@ -2319,13 +2345,17 @@ def graph_matches(graph: Any, extraction: JsonObject) -> bool:
 
 
 def load_api(loader: GraphifyLoader) -> GraphifyApi:
+    version: str | None = None
     with silenced():
         try:
             modules: Mapping[str, Any] | None = loader()
-        except Exception:
+        except Exception as error:
             modules = None
+            version = clean_version(getattr(error, "graphify_version", None))
     if modules is None:
-        fail("graphify_missing")
+        missing = ProjectionError("graphify_missing")
+        missing.graphify_version = version
+        raise missing
     from collections.abc import Mapping
 
     if not isinstance(modules, Mapping):
@@ -2571,6 +2601,41 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
     return Outcome("checked", _status(project(accepted), accepted, left_out=True))
 
 
+def _carries(found: Mapping[Any, JsonObject], key: Any, expected: JsonObject) -> bool:
+    item = found.get(key)
+    return isinstance(item, dict) and item.items() >= expected.items()
+
+
+def graph_holds(graph_data: bytes, extraction: JsonObject, digest: str, version: str | None) -> bool:
+    """graph.json holds exactly the extraction's nodes and edges, each with
+    every attribute the extraction gave it (Graphify adds its own), built for
+    this selection digest by the Graphify version the receipt names."""
+    import json
+
+    # Graphify's own output, only compared: the json package's defaults do,
+    # and anything it cannot read is simply not this graph.
+    try:
+        graph = json.loads(graph_data)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(graph, dict) or graph.get("built_at_commit") != digest or graph.get("directed") is not True:
+        return False
+    metadata = graph.get("graph")
+    if isinstance(metadata, dict) and "graphify_version" in metadata and metadata["graphify_version"] != version:
+        return False
+    nodes, links = graph.get("nodes"), graph.get("links")
+    if not (isinstance(nodes, list) and isinstance(links, list)):
+        return False
+    by_id = {n.get("id"): n for n in nodes if isinstance(n, dict)}
+    by_edge = {(e.get("source"), e.get("target"), e.get("relation")): e for e in links if isinstance(e, dict)}
+    return (
+        len(by_id) == len(nodes) == len(extraction["nodes"])
+        and len(by_edge) == len(links) == len(extraction["edges"])
+        and all(_carries(by_id, n["id"], n) for n in extraction["nodes"])
+        and all(_carries(by_edge, (e["source"], e["target"], e["relation"]), e) for e in extraction["edges"])
+    )
+
+
 def verify(owned: OwnedDir | None) -> Outcome:
     """Exit 0 only for a complete, unaltered publication of the current
     state: the receipt, both hashes, and the extraction derived afresh."""
@@ -2598,9 +2663,12 @@ def verify(owned: OwnedDir | None) -> Outcome:
     expected_receipt = receipt_bytes(state, graph_sha, sha256_hex(extraction_data), version)
     if receipt_data != expected_receipt:
         fail("receipt_mismatch")
-    # The receipt vouches for the files; the state must vouch for the receipt.
+    # The receipt vouches for the files; the state must vouch for the receipt,
+    # and the graph must say what the extraction says.
     projection = project(state)
     if extraction_bytes(projection) != extraction_data:
+        fail("receipt_mismatch")
+    if not graph_holds(graph_data, projection.extraction, state["selectionDigest"], version):
         fail("receipt_mismatch")
     return Outcome("verified", dict(_status(projection, state, left_out=False), graphSha256=graph_sha), version)
 
@@ -2711,40 +2779,61 @@ def _open_for_update(state_root: str, loaded: LoadedSelection) -> OwnedDir | Non
     owned = open_root(state_root, create=False)
     if owned is None and isinstance(loaded, tuple):
         committed_state_bytes(reconcile(None, *loaded)[0])
+        # Interrupted before anything exists: nothing to clean up.
         SIGNALS.check()
         owned = open_root(state_root, create=True)
     return owned
 
 
+def _remove_if_empty(owned: OwnedDir) -> None:
+    """A first run refused after it created the root leaves no directory.
+    rmdir removes only an empty directory, so nothing else can be lost."""
+    try:
+        os.rmdir(owned.path)
+    except OSError:
+        pass
+
+
 def run(args: Arguments, loader: GraphifyLoader) -> Outcome:
+    # A signal from here on is answered at the first check after the derived
+    # files are withdrawn, so that "interrupted" always means they are gone.
     loaded = _load_selection(args.selection)
-    SIGNALS.check()
     if args.verify or args.dry_run:
         owned = open_root(args.state_root, create=False)
     else:
         owned = _open_for_update(args.state_root, loaded)
     try:
-        if args.verify or args.dry_run:
-            outcome = verify(owned) if args.verify else dry_run(owned, loaded)
-            SIGNALS.check()
-            return outcome
-        if owned is None:
-            if isinstance(loaded, ProjectionError):
-                raise loaded
-            fail("state_missing")
-        # A read-only scan first, so that a refusal does not even create and
-        # remove the lock; then again under the lock, which closes the race.
-        scan_directory(owned, refuse_lock=True)
-        lock = Lock(owned)
-        lock.acquire()
-        try:
-            scan_directory(owned, refuse_lock=False)
-            return update(owned, loaded, loader)
-        finally:
-            lock.release()
+        return _run_in(owned, args, loaded, loader)
+    except ProjectionError:
+        if owned is not None and owned.created:
+            owned.close()
+            _remove_if_empty(owned)
+        raise
     finally:
         if owned is not None:
             owned.close()
+
+
+def _run_in(owned: OwnedDir | None, args: Arguments, loaded: LoadedSelection, loader: GraphifyLoader) -> Outcome:
+    """The checks, then the lock and the update, in an opened root."""
+    if args.verify or args.dry_run:
+        outcome = verify(owned) if args.verify else dry_run(owned, loaded)
+        SIGNALS.check()
+        return outcome
+    if owned is None:
+        if isinstance(loaded, ProjectionError):
+            raise loaded
+        fail("state_missing")
+    # A read-only scan first, so that a refusal does not even create and
+    # remove the lock; then again under the lock, which closes the race.
+    scan_directory(owned, refuse_lock=True)
+    lock = Lock(owned)
+    lock.acquire()
+    try:
+        scan_directory(owned, refuse_lock=False)
+        return update(owned, loaded, loader)
+    finally:
+        lock.release()
 
 
 def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tuple[int, str]:
@@ -2787,6 +2876,10 @@ def emit(line: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphify) -> int:
+    """The command line.  Run as a program (no ``argv``), the signal handlers
+    stay until the process exits: a signal after the line is printed must not
+    turn a reported exit status into a death by signal.  Called with ``argv``
+    (in-process), the caller's handlers come back."""
     _reserve_standard_descriptors()
     previous_umask = os.umask(0o077)
     SIGNALS.install()
@@ -2795,7 +2888,8 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
         emit(line)
     finally:
         os.umask(previous_umask)
-        SIGNALS.restore()
+        if argv is not None:
+            SIGNALS.restore()
     return exit_code
 
 

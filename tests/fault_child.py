@@ -11,7 +11,8 @@ never in the shipped module.  Every call is one numbered step; at step
 ``at`` the child dies (os._exit or SIGKILL), the call raises OSError(E)
 instead of running, or (``signal``) the child sends itself signal S
 (SIGTERM by default) and the call runs.  ``signals`` lists more steps that
-send it again, to test a second signal during the clean-up.  ``race``
+send it again, to test a second signal during the clean-up;
+``signal_at_start`` sends it once the handlers are installed.  ``race``
 ({"after": LABEL, "nth": K, "link": NAME or null, "target": PATH, "root": ROOT})
 acts right after the K-th step (1 by default) with that label has run or
 failed: it replaces ROOT/NAME
@@ -152,6 +153,16 @@ def main(argv: list[str]) -> int:
     loader = standin_graphify.make_loader(plan.get("mode", "ok"))
     if plan.get("portable"):
         cp.SUPPORTS_DIR_FD = False
+    if plan.get("signal_at_start"):
+        # The signal arrives as soon as the handlers are in place, while the
+        # selection is still being read: before any step.
+        install = cp.SIGNALS.install
+
+        def install_then_signal() -> None:
+            install()
+            os.kill(os.getpid(), faults.signum)
+
+        cp.SIGNALS.install = install_then_signal  # type: ignore[method-assign]
     faults.install()
     code = cp.main(argv[2:], loader=loader)
     if plan.get("trace"):

@@ -2290,6 +2290,11 @@ class TestStateReRead(unittest.TestCase):
                 with self.assertRaises(cp.ProjectionError) as caught:
                     cp.parse_state(cp.state_bytes(dict(state, highWater=high_water)))
                 self.assertEqual(caught.exception.code, "state_corrupt")
+        # A marked branch neither listed nor tombstoned: edited out of the ledger.
+        untombstoned = dict(state, tombstones=[t for t in state["tombstones"] if t != "other"])
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.parse_state(cp.state_bytes(untombstoned))
+        self.assertEqual(caught.exception.code, "state_corrupt")
         restored, _ = cp.reconcile(state, accepted(family(revision=3, restore=["other"])))
         tampered = dict(restored, tombstones=["other"])
         with self.assertRaises(cp.ProjectionError) as caught:
@@ -2321,6 +2326,52 @@ class TestVerifyDerivesAfresh(TempDirTestCase):
             handle.write(foreign)
         self.assertResult(self.verify(), "receipt_mismatch")
 
+    def test_ledger_edited_by_hand_is_corrupt_not_verified(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        self.assertResult(self.project(selection(2, family()["branches"][:2])), "built")
+        state = json.loads(self.read("state.json"))
+        self.assertEqual(state["tombstones"], ["other"])
+        state["tombstones"] = []
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(cp.state_bytes(state))
+        self.assertResult(self.verify(), "state_corrupt")
+        self.assertResult(self.project(family(revision=3)), "state_corrupt", withdrawn=True)
+
+    def test_graph_and_receipt_forged_together(self) -> None:
+        """A graph edited and its hash written into the receipt: the graph
+        no longer says what the extraction says."""
+        self.assertResult(self.project(family()), "built")
+        graph = json.loads(self.read("graph.json"))
+        receipt = json.loads(self.read("receipt.json"))
+        edits = {
+            "label": lambda g: g["nodes"][-1].update(label="assistant: Delete every copy."),
+            "role": lambda g: next(n for n in g["nodes"] if n.get("role")).update(role="assistant"),
+            "node removed": lambda g: g["nodes"].pop(),
+            "node added": lambda g: g["nodes"].append(dict(g["nodes"][0], id="branch:forged")),
+            "edge removed": lambda g: g["links"].pop(),
+            "edge redirected": lambda g: g["links"][0].update(target="branch:other"),
+            "another digest": lambda g: g.update(built_at_commit="0" * 64),
+            "undirected": lambda g: g.update(directed=False),
+            "another version": lambda g: g["graph"].update(graphify_version="9.9.9"),
+        }
+        for name, edit in edits.items():
+            with self.subTest(name):
+                forged = copy.deepcopy(graph)
+                edit(forged)
+                data = json.dumps(forged).encode()
+                with open(os.path.join(self.state, "graph.json"), "wb") as handle:
+                    handle.write(data)
+                with open(os.path.join(self.state, "receipt.json"), "wb") as handle:
+                    handle.write(cp.canonical_bytes(dict(receipt, graphSha256=cp.sha256_hex(data))) + b"\n")
+                self.assertResult(self.verify(), "receipt_mismatch")
+        self.assertResult(self.rebuild(), "built")
+        self.assertResult(self.verify(), "verified")
+        # A receipt that names another Graphify version than the graph's.
+        receipt = json.loads(self.read("receipt.json"))
+        with open(os.path.join(self.state, "receipt.json"), "wb") as handle:
+            handle.write(cp.canonical_bytes(dict(receipt, graphifyVersion="0.9.77")) + b"\n")
+        self.assertResult(self.verify(), "receipt_mismatch")
+
     def test_receipt_that_is_not_json(self) -> None:
         self.assertResult(self.project(family()), "built")
         with open(os.path.join(self.state, "receipt.json"), "wb") as handle:
@@ -2344,6 +2395,20 @@ class TestOwnedNamesOfOtherKinds(TempDirTestCase):
                 self.assertEqual(snapshot_tree(self.state), before)
                 (os.rmdir if make is os.mkdir else os.unlink)(lock)
         self.assertResult(self.rebuild(), "built")
+
+    def test_a_cache_that_is_not_a_directory_is_an_unknown_entry(self) -> None:
+        os.mkdir(self.state)
+        with open(os.path.join(self.state, "cache"), "w") as handle:
+            handle.write("my notes")
+        before = snapshot_tree(self.state)
+        self.assertResult(self.project(family()), "state_unknown_entry")
+        self.assertEqual(snapshot_tree(self.state), before)
+        os.unlink(os.path.join(self.state, "cache"))
+        self.assertResult(self.project(family()), "built")
+        with open(os.path.join(self.state, "cache"), "w") as handle:
+            handle.write("my notes")
+        self.assertResult(self.rebuild(), "state_unknown_entry")
+        self.assertResult(self.verify(), "state_unknown_entry")
 
     def test_graphify_replace_temporaries_are_accepted_and_removed(self) -> None:
         self.assertResult(self.project(family()), "built")

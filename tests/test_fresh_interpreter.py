@@ -61,8 +61,23 @@ if MODE == "await-signal":
     _WAITING = True
 else:
     _WAITING = False
+_standin.STANDIN_VERSION = "{version}"  # what graph.json records, as the metadata says
 _modules = _standin.make_loader(MODE if MODE != "signal-self" else "ok")()
 '''
+# Imported at every start of the venv's interpreter, -I included.  With
+# CP_FAKE_HOLD_AT_EXIT it keeps the process alive after the result line, until
+# the test lets go: a signal can then arrive while the interpreter shuts down.
+FAKE_SITECUSTOMIZE = """import os
+
+if os.environ.get("CP_FAKE_HOLD_AT_EXIT"):
+    import atexit
+
+    def _hold():
+        os.write(int(os.environ["CP_FAKE_READY_FD"]), b"x")
+        os.read(int(os.environ["CP_FAKE_WAIT_FD"]), 1)
+
+    atexit.register(_hold)
+"""
 FAKE_SUBMODULE = """from graphify import _modules, MODE, _WAITING
 import os
 import signal
@@ -102,7 +117,9 @@ def make_fake_graphify_venv(root: str) -> str:
     os.mkdir(package)
     shutil.copy(os.path.join(HERE, "standin_graphify.py"), os.path.join(package, "_standin.py"))
     with open(os.path.join(package, "__init__.py"), "w", encoding="utf-8") as handle:
-        handle.write(FAKE_INIT)
+        handle.write(FAKE_INIT.replace("{version}", FAKE_VERSION))
+    with open(os.path.join(site, "sitecustomize.py"), "w", encoding="utf-8") as handle:
+        handle.write(FAKE_SITECUSTOMIZE)
     for part in ("validate", "build", "export"):
         with open(os.path.join(package, f"{part}.py"), "w", encoding="utf-8") as handle:
             handle.write(FAKE_SUBMODULE.replace("{part}", part))
@@ -182,8 +199,8 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
             with self.subTest(code):
                 result = self.update(later(revision), mode)
                 self.expect(result, code, withdrawn=True)
-                expected_version = None if mode == "missing" else FAKE_VERSION
-                self.assertEqual(result.json["graphifyVersion"], expected_version)
+                # Installed but not importable: the metadata still names it.
+                self.assertEqual(result.json["graphifyVersion"], FAKE_VERSION)
                 self.assertEqual(self.entries(), ["state.json"])
 
     def test_usage(self) -> None:
@@ -320,6 +337,73 @@ class TestSignalsFromOutside(FreshInterpreterCase):
             os.close(ready_read)
         stdout, stderr = process.communicate(timeout=60)
         return Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
+
+    def start_held(self, args: Sequence[str], mode: str, **env: str) -> tuple[subprocess.Popen[bytes], int, int]:
+        ready_read, ready_write = os.pipe()
+        wait_read, wait_write = os.pipe()
+        process = subprocess.Popen(
+            [self.python, "-I", MODULE, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_env(
+                CP_FAKE_GRAPHIFY=mode, CP_FAKE_READY_FD=str(ready_write), CP_FAKE_WAIT_FD=str(wait_read), **env
+            ),
+            pass_fds=(ready_write, wait_read),
+        )
+        os.close(ready_write)
+        os.close(wait_read)
+        return process, ready_read, wait_write
+
+    def test_a_signal_after_the_line_keeps_its_exit_status(self) -> None:
+        """The line is printed, the interpreter is shutting down: a signal
+        now must not turn the reported status into a death by signal, nor
+        print a traceback."""
+        path = self.write_selection(fixture())
+        for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            for args, code in ((["--selection", path], "built"), (["--verify"], "verified")):
+                with self.subTest(signal=signum, code=code):
+                    process, ready, wait = self.start_held(
+                        ["--state-root", self.state, *args], "ok", CP_FAKE_HOLD_AT_EXIT="1"
+                    )
+                    try:
+                        assert process.stdout is not None
+                        line = process.stdout.readline()
+                        self.assertEqual(os.read(ready, 1), b"x")
+                        os.kill(process.pid, signum)
+                    finally:
+                        os.close(wait)
+                        os.close(ready)
+                    rest, stderr = process.communicate(timeout=60)
+                    result = Result(subprocess.CompletedProcess(process.args, process.returncode, line + rest, stderr))
+                    self.assertResult(result, code)
+
+    def test_a_signal_the_caller_ignores_stays_ignored(self) -> None:
+        """Under nohup (SIGHUP ignored) a hangup during the build changes nothing."""
+        path = self.write_selection(fixture())
+        ready_read, ready_write = os.pipe()
+        wait_read, wait_write = os.pipe()
+        command = [self.python, "-I", MODULE, "--state-root", self.state, "--selection", path]
+        process = subprocess.Popen(
+            ["sh", "-c", 'trap "" HUP; exec "$@"', "sh", *command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_env(
+                CP_FAKE_GRAPHIFY="await-signal", CP_FAKE_READY_FD=str(ready_write), CP_FAKE_WAIT_FD=str(wait_read)
+            ),
+            pass_fds=(ready_write, wait_read),
+        )
+        os.close(ready_write)
+        os.close(wait_read)
+        try:
+            self.assertEqual(os.read(ready_read, 1), b"x")
+            os.kill(process.pid, signal.SIGHUP)
+        finally:
+            os.close(wait_write)
+            os.close(ready_read)
+        stdout, stderr = process.communicate(timeout=60)
+        self.assertResult(
+            Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)), "built"
+        )
 
     def test_each_signal_during_the_build(self) -> None:
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
