@@ -118,6 +118,34 @@ FORBIDDEN_TEXT_CHARS = frozenset(
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 BLANK_GRAPHEMES = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 VISIBLE_CATEGORIES = frozenset("LNPS")
+# Unicode tag characters spell ASCII that no one sees but a model reads.
+# Their one visible use, subdivision flags (black flag, tag letters, cancel
+# tag), stays allowed; any other tag character is refused.
+TAG_FIRST = "\U000e0000"
+TAG_LAST = "\U000e007f"
+TAG_FLAG = "\U0001f3f4[\U000e0020-\U000e007e]{1,32}\U000e007f"
+# Default-ignorable code points: drawn as nothing.  The secret scan reads text
+# without them, and with compatibility forms folded (NFKC: full-width letters,
+# ligatures), so that "gh\u200bp_…" or a full-width token is still a token.
+INVISIBLE_RANGES = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
 VERSION_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + ".+-!_")
 JSON_WHITESPACE = " \t\n\r"
 ROLES = frozenset({"user", "assistant", "unknown"})
@@ -437,10 +465,36 @@ def _require_text(value: Any, where: str, walk: _Walk) -> str:
     # isprintable() is the fast path; tab, newline, joiners and other format
     # characters are allowed, so a False from it only means "look closer".
     clean = value.isprintable() or (FORBIDDEN_TEXT_CHARS.isdisjoint(value) and BIDI_CONTROLS.isdisjoint(value))
-    if not clean or not has_visible_character(value):
+    if not clean or not has_visible_character(value) or _has_hidden_tags(value):
         fail("selection_schema", where)
     walk.scanned.append((where, value))
     return value
+
+
+def _has_hidden_tags(text: str) -> bool:
+    """Tag characters anywhere but in a subdivision flag."""
+    # max() is a C-level pass: tag characters sit near the top of the range.
+    if text.isascii() or max(text) < TAG_FIRST:
+        return False
+    import re
+
+    tags = f"[{TAG_FIRST}-{TAG_LAST}]"
+    return re.search(tags, text) is not None and re.search(tags, re.sub(TAG_FLAG, "", text)) is not None
+
+
+_invisible_table: list[dict[int, None]] = []
+
+
+def fold_for_scan(text: str) -> str:
+    """The text as a reader sees it, for the secret scan: invisible
+    characters removed, compatibility forms folded.  ASCII is left as is."""
+    if text.isascii():
+        return text
+    import unicodedata
+
+    if not _invisible_table:
+        _invisible_table.append({c: None for first, last in INVISIBLE_RANGES for c in range(first, last + 1)})
+    return unicodedata.normalize("NFKC", text.translate(_invisible_table[0]))
 
 
 def _first_repeat(values: Sequence[str]) -> int | None:
@@ -611,16 +665,18 @@ def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
 
 
 def _refuse_secrets(fields: list[tuple[str, str]]) -> None:
-    """One scan over every string field in file order, joined by NUL: no
-    accepted text holds NUL, so no pattern can match across two fields."""
+    """One scan over every string field, each folded as a reader sees it,
+    joined by NUL: no accepted text holds NUL, so no pattern can match
+    across two fields, and folding one field never moves another."""
     import bisect
 
+    folded = [fold_for_scan(text) for _where, text in fields]
     starts: list[int] = []
     offset = 0
-    for _where, text in fields:
+    for text in folded:
         starts.append(offset)
         offset += len(text) + 1
-    hit = find_secret("\x00".join(text for _where, text in fields))
+    hit = find_secret("\x00".join(folded))
     if hit is not None:
         position, rule = hit
         fail("selection_secret", fields[bisect.bisect_right(starts, position) - 1][0], rule)

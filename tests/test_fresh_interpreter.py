@@ -17,8 +17,10 @@ Only ``python_missing`` is not here: it belongs to the PowerShell wrapper.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
+import string
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ from cp_testlib import (
     snapshot_tree,
 )
 
+ALNUM = string.ascii_letters + string.digits
 FAKE_VERSION = "0.0.0+fake"
 FAKE_INIT = '''"""A fake Graphify for the fresh-interpreter suite: the stand-in's calls,
 chosen by CP_FAKE_GRAPHIFY."""
@@ -456,6 +459,30 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
                 self.assertResult(self.cli(["--state-root", self.state]), "state_corrupt", withdrawn=True)
                 self.assertResult(self.cli(["--state-root", self.state, "--verify"]), "state_corrupt")
                 self.assertResult(self.cli(["--state-root", self.state, "--dry-run"]), "state_corrupt")
+
+
+class TestTextTheReviewerCannotSee(FreshInterpreterCase):
+    def test_hidden_text_and_hidden_secrets(self) -> None:
+        token = "gh" + "p_" + "".join(random.SystemRandom().choice(ALNUM) for _ in range(36))
+        cases = [
+            ("\u202eevil\u202c", "selection_schema", None),
+            ("\u200b\u200d", "selection_schema", None),
+            ("notes" + "".join(chr(0xE0000 + ord(c)) for c in "approve"), "selection_schema", None),
+            ("ok " + token[:6] + "\u200b" + token[6:], "selection_secret", "github-token"),
+            ("".join(chr(ord(c) + 0xFEE0) for c in token), "selection_secret", "github-token"),
+        ]
+        for text, code, rule in cases:
+            with self.subTest(code=code, text=text.encode("unicode_escape")[:30]):
+                value = fixture()
+                value["branches"][0]["summaries"][1]["text"] = text
+                result = self.update(value)
+                self.assertResult(result, code, at="/branches/0/summaries/1/text", rule=rule)
+                self.assertNotIn(token[6:].encode(), result.stdout)
+        accepted = fixture()
+        accepted["branches"][0]["summaries"][1]["text"] = (
+            "family \U0001f468\u200d\U0001f469 and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+        )
+        self.assertResult(self.update(accepted), "built")
 
 
 class TestUnwritableStdout(FreshInterpreterCase):
