@@ -671,7 +671,9 @@ def parse_selection(data: bytes) -> JsonObject:
 #   of trying every position.  When the anchor starts with a letter or digit
 #   (and the pattern does not check what precedes it itself) the compiler
 #   adds a lookbehind right after it, so the row only matches at the start of
-#   a token ("xghp_…" and the second "sk-" of "sk-sk-" do not).
+#   a token ("xghp_…" and the second "sk-" of "sk-sk-" do not); an escape
+#   that a pasted JSON string or URL puts before a token (\n, \t, \u0022,
+#   %22) is blanked in the copy of the text the token shapes are scanned in.
 # - Every repetition is bounded, the long ones possessive; lookbehinds are
 #   fixed-width and lookaheads read at most one value: nothing is scanned
 #   more than a bounded number of times.
@@ -778,8 +780,21 @@ IDENTIFIER_CHARS_CLASS = "[A-Za-z0-9_-]"
 
 def _token_start(behind: str, before: str = IDENTIFIER_CHARS_CLASS) -> str:
     """A lookbehind true where text ending in `behind` starts a token: no
-    `before` character precedes it."""
+    `before` character precedes it.  (An escape right before a token, as in
+    "\\nghp_…" or "%22ghp_…", is blanked before the scan: see
+    _ESCAPES_BEFORE_A_SHAPE.)"""
     return f"(?<!{before}{behind})"
+
+
+# An escape that a pasted JSON string or URL puts right before a token
+# (\n, \t, \u0022, \x22, %22): its last character is blanked (same length,
+# so offsets hold) in the copy of the text the token shapes are scanned in,
+# so that the token still starts a token.  Unmatched groups expand to "".
+_ESCAPES_BEFORE_A_SHAPE = (
+    r"(\\)[nrtbfv0](?=[A-Za-z0-9_-])|(\\u[0-9A-Fa-f]{3})[0-9A-Fa-f](?=[A-Za-z0-9_-])"
+    r"|(\\x[0-9A-Fa-f])[0-9A-Fa-f](?=[A-Za-z0-9_-])|(%[0-9A-Fa-f])[0-9A-Fa-f](?=[A-Za-z0-9_-])"
+)
+_ESCAPE_BLANKED = r"\1\2\3\4 "
 
 
 SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -1165,6 +1180,7 @@ class _Scan:
     each alternative closed by an empty marker group that names its row."""
 
     __slots__ = (
+        "blanked",
         "has_key",
         "has_password",
         "has_user",
@@ -1183,6 +1199,10 @@ class _Scan:
         self.has_key = "key" in groups
         self.has_password = "password" in groups
         self.has_user = "user" in groups
+        # Token shapes read the text with escapes before tokens blanked;
+        # keys, URLs and connection strings read it as written (a blanked
+        # "%21" would cut a URL-encoded password short).
+        self.blanked = self.value_group is None or not (self.has_key or self.has_password or self.has_user)
 
 
 class _SecretScanner:
@@ -1223,6 +1243,7 @@ class _SecretScanner:
         for first, by_second in plain.items():
             branches = "|".join(f"{second}(?:{'|'.join(rests)})" for second, rests in by_second.items())
             self.scans.append(_Scan(re.compile(f"{firsts[first]}(?:{branches})", re.ASCII), markers[first]))
+        self.escape = re.compile(_ESCAPES_BEFORE_A_SHAPE, re.ASCII)
         self.placeholder = re.compile(PLACEHOLDER_PATTERN, re.ASCII | re.IGNORECASE)
         self.structured = re.compile(STRUCTURED_PATTERN, re.ASCII)
         self.key_id = re.compile(KEY_ID_PATTERN, re.ASCII)
@@ -1303,11 +1324,13 @@ def find_secret(text: str) -> tuple[int, str] | None:
     scanner.value_verdicts.clear()
     best: tuple[int, int, str] | None = None  # offset, table index, family
     budget = MAX_SECRET_CANDIDATES
+    blanked = scanner.escape.sub(_ESCAPE_BLANKED, text) if "\\" in text or "%" in text else text
     for scan in scanner.scans:
         search = scan.regex.search
+        scanned = blanked if scan.blanked else text
         position = 0
         while True:
-            match = search(text, position)
+            match = search(scanned, position)
             if match is None or (best is not None and match.start() > best[0]):
                 break
             budget -= 1
@@ -1315,7 +1338,7 @@ def find_secret(text: str) -> tuple[int, str] | None:
                 hit: tuple[int, int, str] | None = (match.start(), -1, CANDIDATE_LIMIT_RULE)
                 resume = len(text)
             else:
-                hit, resume = _judge(scanner, scan, text, match)
+                hit, resume = _judge(scanner, scan, scanned, match)
             if hit is not None:
                 if best is None or hit < best:
                     best = hit
@@ -1418,6 +1441,7 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
     if not stripped and key_start >= KEY_LOOKBACK:
         return _NOT_SECRET, key_start  # the tail of a blob
     identifier_start = key_start - (len(head) - len(stripped))
+    identifier_start += min(_escape_length(stripped, text, identifier_start), key_start - identifier_start)
     # Only a word that can change the verdict is kept, so that the verdict
     # of one key is judged once whatever prose precedes it.
     word = ""
@@ -1441,6 +1465,26 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
         flag = identifier.startswith("-")  # mysql --pass …
         verdict = _PASSWORD if flag or (opens and not prose and not test_log) else _NOT_SECRET
     return verdict, identifier_start
+
+
+def _escape_length(stripped: str, text: str, identifier_start: int) -> int:
+    """How much of an identifier is the tail of an escape before it: the "n"
+    of "\\napi_key", the "u0022" of "\\u0022api_key", the "22" of
+    "%22api_key"."""
+    head = text[identifier_start : identifier_start + 5]
+    if stripped.endswith("%"):
+        return 2 if _is_hex(head[:2], 2) else 0
+    if not stripped.endswith("\\"):
+        return 0
+    if head[:1] == "u":
+        return 5 if _is_hex(head[1:5], 4) else 0
+    if head[:1] == "x":
+        return 3 if _is_hex(head[1:3], 2) else 0
+    return 1 if head[:1] in ("n", "r", "t", "b", "f", "v", "0") else 0
+
+
+def _is_hex(chars: str, length: int) -> bool:
+    return len(chars) == length and all(char in "0123456789abcdefABCDEF" for char in chars)
 
 
 def _names_a_secret(scanner: _SecretScanner, before: str, identifier: str) -> int:

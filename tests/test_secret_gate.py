@@ -445,6 +445,7 @@ EXAMPLES: dict[str, Maker] = {
         'max_tokens: "100 tokens, api_key=' + mixed(ALNUM, 12, rng) + '"',
         # Escaped JSON and a header inside quotes.
         '{\\"password\\": \\"' + password(rng) + '\\"}',
+        "\\napi_key=" + mixed(ALNUM, 24, rng),
         "headers = {'Authorization': 'Bearer " + mixed(URLSAFE, 40, rng) + "'}",
     ],
 }
@@ -799,6 +800,19 @@ class TestJudgement(unittest.TestCase):
         ):
             with self.subTest(text=text):
                 self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+
+    def test_tokens_right_after_an_escape_are_found(self) -> None:
+        """A JSON string's \\n or \\u0022, or a URL's %22, right before a
+        token does not make it continue a longer token."""
+        rng = random.Random(21)
+        for family, make in EXAMPLES.items():
+            example = make(rng)[0]
+            expected = cp.find_secret(example)
+            assert expected is not None
+            for escape in ("\\n", "\\t", "\\r\\n", "\\u0022", "\\x22", "%22", "%3D"):
+                prefix = "deploy step 3" + escape
+                with self.subTest(family=family, escape=escape):
+                    self.assertEqual(cp.find_secret(prefix + example), (expected[0] + len(prefix), family))
 
     def test_passwords_people_choose_are_flagged_after_a_password_key(self) -> None:
         rng = random.Random(22)
