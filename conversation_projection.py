@@ -974,8 +974,13 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # --- Credentials in any text.  Last, so that a token with a shape of
     # its own is named after it when it is also the value of an assignment.
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+", ()),
-    # scheme://user:password@host, any scheme.
-    ("url-credentials", r"://[^\s/?#@:\x00]{1,128}+:(?P<secret>[^\s/?#@\x00]{1,256}+)@", ()),
+    # scheme://user:password@host, any scheme; the user may be empty
+    # (redis://:…@), the password may hold an unencoded "/" or "#".
+    (
+        "url-credentials",
+        r"://(?P<user>[^\s/?#@:\[\x00]{0,128}+):(?P<secret>[^\s/?#@\x00]{1,256}+(?:[/#][^\s/?#@\x00]{0,256}+){0,4}+)@",
+        (),
+    ),
     # ;Password=… in ADO.NET, ODBC and JDBC strings, ?password=… in URLs.
     (
         "connection-string-password",
@@ -1367,7 +1372,7 @@ def _judge(
     quoted = raw[0] in "\"'`" and raw[-1] == raw[0] and len(raw) > 1
     resume = offset if quoted else match.end()
     if group == "secret":
-        if not _is_secret_part(scanner, raw[0] == "{", value):
+        if not _is_secret_part(scanner, scan, match, raw[0] == "{", value):
             return None, match.end()
         return (offset, index, _shape_inside(scanner, value) or family), match.end()
     password = scan.has_password and match["password"] is not None
@@ -1422,13 +1427,21 @@ def _plain_is_placeholder(scanner: _SecretScanner, found: str, anchor_chars: int
     return scanner.wordish.fullmatch(body) is not None
 
 
-def _is_secret_part(scanner: _SecretScanner, braced: bool, value: str) -> bool:
+def _is_secret_part(scanner: _SecretScanner, scan: _Scan, match: re.Match[str], braced: bool, value: str) -> bool:
     """The password of a URL or connection string: anything but a
-    placeholder or a template (Pwd={cfg['db_pw']})."""
+    placeholder, a template (Pwd={cfg['db_pw']}), a port and path
+    (http://host:5173/@vite/…) or the user name again (postgres:postgres@,
+    a well-known default rather than a secret)."""
     if len(value) < MIN_VALUE_CHARS or _is_placeholder(scanner, value):
         return False
     head = value.partition("[")[0].partition("(")[0]
-    return not (braced and scanner.code.fullmatch(value) and scanner.wordish_or_numbered.fullmatch(head))
+    if braced and scanner.code.fullmatch(value) and scanner.wordish_or_numbered.fullmatch(head):
+        return False
+    if scan.has_user:
+        port = value.partition("/")[0].partition("#")[0]
+        if port.isdigit() or value == match["user"]:
+            return False
+    return True
 
 
 def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: int) -> tuple[int, int]:

@@ -75,6 +75,12 @@ def human_password(rng: random.Random) -> str:
     return word + rng.choice("@#_!") + rand(DIGITS, rng.randint(3, 4), rng)
 
 
+def symbol_password(rng: random.Random) -> str:
+    """A made-up password with an unencoded "#" or "/" in it, as pasted into
+    a URL's credentials."""
+    return password(rng) + rng.choice("#/") + rand(ALNUM, 4, rng)
+
+
 def uuid(rng: random.Random) -> str:
     return "-".join(rand(HEX, n, rng) for n in (8, 4, 4, 4, 12))
 
@@ -382,6 +388,9 @@ EXAMPLES: dict[str, Maker] = {
         "https://deploy:" + password(rng) + "@git.example.org/team/repo.git",
         "redis://default:" + password(rng) + "@cache.internal:6379/0",
         "amqp://svc:" + password(rng) + "@queue.internal/vhost",
+        "redis://:" + password(rng) + "@cache.internal:6379/0",
+        "mongodb+srv://app:" + symbol_password(rng) + "@cluster0.example.mongodb.net/db",
+        "https://deploy:" + symbol_password(rng) + "#@git.example.org/team/repo.git",
     ],
     "connection-string-password": lambda rng: [
         "Server=tcp:db.example.org,1433;Database=app;User ID=app;Password=" + password(rng) + ";Encrypt=True",
@@ -641,8 +650,8 @@ def reviewed_look_alikes(seed: int) -> list[str]:
     """What a black-box review found refused and must pass: template
     syntax read as XML, timestamps, addresses and key IDs after secret
     words, documentation placeholders in a token's clothes, a PEM header
-    in prose, an f-string, port mappings, dev-server URLs, prose about
-    passes, patterns that name a key."""
+    in prose, an f-string, port mappings, dev-server URLs, well-known
+    default credentials, prose about passes, patterns that name a key."""
     rng = random.Random(seed)
     day = f"20{rand(DIGITS, 2, rng)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
     stamp = f"{day}T1{rng.randint(0, 9)}:2{rng.randint(0, 9)}:3{rng.randint(0, 9)}"
@@ -678,6 +687,7 @@ def reviewed_look_alikes(seed: int) -> list[str]:
         "mkdir -p ~/.venvs/tools && cargo test -p my-crate",
         "python -m pytest -p no:cacheprovider",
         "Open http://localhost:5173/@vite/client and http://localhost:3000/src/@fs/app.js",
+        "postgresql://postgres:postgres@localhost:5432/postgres",
         "amqp://guest:guest@localhost:5672/",
         "Boarding pass: BA" + rand(DIGITS, 4, rng) + " seat 12A",
         "PASS: test_login_flow (0.12s)",
@@ -832,6 +842,15 @@ class TestJudgement(unittest.TestCase):
         ):
             with self.subTest(value=value):
                 self.assertIsNone(cp.find_secret(f"password: {value}"))
+
+    def test_url_credentials_with_an_empty_user_or_a_raw_slash_or_hash(self) -> None:
+        for url in (
+            f"redis://:{MADE_UP}@cache:6379/0",
+            f"mongodb+srv://app:{MADE_UP}#@cluster0.example.org/db",
+            f"https://deploy:{MADE_UP[:6]}/{MADE_UP[6:]}@git.example.org/x",
+        ):
+            with self.subTest(url=url):
+                self.assertEqual(cp.find_secret(url), (url.index(MADE_UP[:6]), "url-credentials"))
 
     def test_the_value_is_never_returned(self) -> None:
         result = cp.find_secret(f"password={MADE_UP}")
