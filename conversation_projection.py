@@ -683,7 +683,8 @@ def parse_selection(data: bytes) -> JsonObject:
 #   look like a credential rather than a word, a name, a placeholder or a
 #   reference; `secret` must not be a placeholder; `key` must name a secret
 #   (and says whether it names a password, judged more strictly); an empty
-#   `password` group says the value sits where a password goes;
+#   `password` group says the value sits where a password goes, a `native`
+#   one holds a key for a password in another script;
 #   `user` is the user of a URL's credentials.
 # - Keywords mark a shape that is a secret only when labelled (40 base64
 #   characters are an AWS secret key after "aws"): such a row does not scan
@@ -701,10 +702,10 @@ def parse_selection(data: bytes) -> JsonObject:
 # is lowercased.
 _CREDENTIAL_KEY_STEM = (
     r"[PpCcKkUu](?:"
-    r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode
+    r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode, Passwort, passe
     r"|[Ww][Dd](?<=[Pp][Ww][Dd])"  # pwd
     r"|[Rr][Ee](?:[Tt](?<=[Ss][Ee][Cc][Rr][Ee][Tt])|[Dd](?<=[Cc][Rr][Ee][Dd]))"  # secret, cred, credential
-    r"|[Ee](?:[Nn](?<=[Tt][Oo][Kk][Ee][Nn])|[Yy](?<=[Kk][Ee][Yy]))"  # token; key (judged with the word before)
+    r"|[Ee](?:[Nn](?:[Nn][Ww][Oo][Rr][Tt]|(?<=[Tt][Oo][Kk][Ee][Nn]))|[Yy](?<=[Kk][Ee][Yy]))"  # token, Kennwort; key
     r"|[Tt][Hh](?<=[Aa][Uu][Tt][Hh])"  # auth, authorization
     r")"
 )
@@ -733,13 +734,13 @@ _VALUE = (
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
 )
-# "is" in prose.
-_PROSE_IS = r"(?:[Ii][Ss]|[Ww][Aa][Ss]|[Aa][Rr][Ee])"
+# "is" in English, German, French and Spanish prose.
+_PROSE_IS = r"(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?)"
 # Between a key and its value: `>` right after it (XML: <password>…</password>;
 # the judge checks the tags), or an optional closing quote, bracket or
 # backslash and spaces, then one of:
 # - `= ("user", ` (a user and password pair after an auth key);
-# - `:=`, `=>`, `=`, `==`, `:` or `?=`;
+# - `:=`, `=>`, `=`, `==`, `:`, `?=`, or a full-width colon or equals sign;
 # - "," before a quoted value (define('DB_PASSWORD', '…'), ["password", "…"]);
 # - `value=` or `"value":` on the same line or the next (<add
 #   key="ClearTextPassword" value="…"/>, Kubernetes `- name: DB_PASSWORD` /
@@ -754,7 +755,7 @@ _ASSIGNMENT = (
     r"(?:>"
     r"|[\\\"'`\]]{0,3}+[ \t]{0,8}+(?:"
     r"=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
-    r"|:=|=>|={1,3}|::?|\?="
+    r"|:=|=>|={1,3}|::?|\?=|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
     r"|(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
     r"|(?<=[ \t])(?:"
@@ -767,6 +768,9 @@ _ASSIGNMENT = (
     r":?[ \t]{0,8}+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|key)[ \t]++)?+"
 )
+# "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
+# Chinese and Korean prose.
+_NATIVE_IS = r"[ \t]{0,8}+[\u306f\u662f\u70ba\u4e3a\ub294\uc740][ \t]{0,8}+"
 # A PEM header is a key unless the sentence it sits in goes on after it in
 # lower case ("-----BEGIN RSA PRIVATE KEY----- is what the file starts
 # with"): a header alone, before a new sentence or before a base64 body
@@ -1007,6 +1011,30 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,40}+)" + _ASSIGNMENT + _VALUE,
         (),
     ),
+    # The same with "password" in Russian, Chinese, Japanese, Korean and
+    # Spanish (the Latin-script Passwort, Kennwort and mot de passe are
+    # found by the row above).  Every alternative starts with a literal, so
+    # that the regex engine skips to those characters.
+    (
+        "credential-assignment",
+        r"(?P<native>\u041f\u0430\u0440\u043e\u043b\u044c|\u043f\u0430\u0440\u043e\u043b\u044c"
+        r"|\u041f\u0410\u0420\u041e\u041b\u042c|\u5bc6\u7801|\u5bc6\u78bc|\u53e3\u4ee4"
+        r"|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638"
+        r"|\u00f1a(?<=[Cc]ontrase\u00f1a)|\u00d1A(?<=CONTRASE\u00d1A))(?:"
+        + _NATIVE_IS
+        + r"|"
+        + _ASSIGNMENT
+        + r")"
+        + _VALUE,
+        (),
+    ),
+    # .netrc: machine … login … password …
+    (
+        "credential-assignment",
+        r"machine[ \t]++[^\s\x00]{1,253}+\s{1,16}+login[ \t]++[^\s\x00]{1,128}+\s{1,16}+password[ \t]++(?P<password>)"
+        + _VALUE,
+        (),
+    ),
 )
 
 # Shannon entropy (bits per character) a value needs: that of a random
@@ -1109,7 +1137,8 @@ CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]
 # The words of a key, after splitting camelCase and separators.
 PASSWORD_WORDS = frozenset(
     {
-        *("pass", "passwd", "password", "passwords", "passphrase", "passcode", "pwd"),
+        *("pass", "passwd", "password", "passwords", "passphrase", "passcode", "pwd", "passwort", "kennwort"),
+        *("passe",),
     }
 )
 SECRET_WORDS = PASSWORD_WORDS | frozenset(
@@ -1190,6 +1219,7 @@ class _Scan:
         "has_password",
         "has_user",
         "merged",
+        "non_ascii",
         "regex",
         "rows",
         "value_group",
@@ -1202,7 +1232,10 @@ class _Scan:
         groups = regex.groupindex
         self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
         self.has_key = "key" in groups
-        self.has_password = "password" in groups
+        # A key written in another script names a password by itself, and
+        # can only be found in text that is not plain ASCII.
+        self.non_ascii = "native" in groups
+        self.has_password = "password" in groups or self.non_ascii
         self.has_user = "user" in groups
         # Token shapes read the text with escapes before tokens blanked;
         # keys, URLs and connection strings read it as written (a blanked
@@ -1330,7 +1363,10 @@ def find_secret(text: str) -> tuple[int, str] | None:
     best: tuple[int, int, str] | None = None  # offset, table index, family
     budget = MAX_SECRET_CANDIDATES
     blanked = scanner.escape.sub(_ESCAPE_BLANKED, text) if "\\" in text or "%" in text else text
+    ascii_only = text.isascii()
     for scan in scanner.scans:
+        if scan.non_ascii and ascii_only:
+            continue
         search = scan.regex.search
         scanned = blanked if scan.blanked else text
         position = 0
@@ -1375,7 +1411,7 @@ def _judge(
         if not _is_secret_part(scanner, scan, match, raw[0] == "{", value):
             return None, match.end()
         return (offset, index, _shape_inside(scanner, value) or family), match.end()
-    password = scan.has_password and match["password"] is not None
+    password = scan.non_ascii or (scan.has_password and match["password"] is not None)
     key_start = match.start("key") if scan.has_key else -1
     if key_start >= 0:
         key_end = match.end("key")
@@ -1448,7 +1484,7 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
     """Whether the key names a secret or a password, and where its
     identifier starts.  The identifier is read back from the key to the
     start of its run of identifier characters; the word before it counts
-    when prose puts one there ("API key", "csrf token")."""
+    when prose puts one there ("API key", "csrf token", "mot de passe")."""
     head = text[max(0, key_start - KEY_LOOKBACK) : key_start]
     stripped = head.rstrip(IDENTIFIER_CHARS)
     if not stripped and key_start >= KEY_LOOKBACK:
@@ -1594,6 +1630,8 @@ def _credential_value(scanner: _SecretScanner, value: str, password: bool) -> bo
 def _judge_value(scanner: _SecretScanner, value: str, password: bool) -> bool:
     if len(value) < MIN_VALUE_CHARS or " " in value or "\t" in value or value.lower() == value.upper():
         return False
+    if value.isalpha() and (value.islower() or value.isupper() or value[1:].islower()):
+        return False  # a word in any script: "stocké", "Пароль"
     if _is_placeholder(scanner, value) or scanner.structured.fullmatch(value):
         return False
     if password:

@@ -423,7 +423,7 @@ EXAMPLES: dict[str, Maker] = {
         "[database]\nuser = app\npwd = " + password(rng),
         # Keys and syntaxes: "pass" alone, priv_key, keys longer than 48
         # characters, define(), a (user, password) pair, NuGet, Kubernetes,
-        # SQL, prose.
+        # SQL, prose, other languages.
         "smtp:\n  user: bob\n  pass: " + mixed(ALNUM, 16, rng),
         "priv_key=" + mixed(B64, 44, rng),
         "privkey: " + mixed(B64, 44, rng),
@@ -438,6 +438,12 @@ EXAMPLES: dict[str, Maker] = {
         "CREATE USER app WITH PASSWORD '" + password(rng) + "';",
         "The password for the NAS is " + password(rng),
         "I set the admin password to " + password(rng) + " yesterday",
+        "\u5bc6\u7801\uff1a" + password(rng),
+        "Passwort: " + password(rng),
+        "Le mot de passe est " + password(rng),
+        "\u041f\u0430\u0440\u043e\u043b\u044c: " + password(rng),
+        "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f " + password(rng) + " \u3067\u3059",
+        "machine api.example.org login bob password " + password(rng),
         # Passwords people choose, after a key that names a password.
         "GF_SECURITY_ADMIN_PASSWORD=" + human_password(rng),
         'POSTGRES_PASSWORD: "' + human_password(rng) + '"',
@@ -692,6 +698,8 @@ def reviewed_look_alikes(seed: int) -> list[str]:
         "Boarding pass: BA" + rand(DIGITS, 4, rng) + " seat 12A",
         "PASS: test_login_flow (0.12s)",
         "--- PASS: TestV2API (0.01s)",
+        "Le mot de passe est stock\u00e9 dans le coffre-fort.",
+        "Das Passwort ist sicher.",
         "sed -i 's/password=.*/password=REDACTED/' app.ini",
         '["token", "password", "secret"]',
         '<add key="LogLevel" value="Verbose" />',
@@ -839,6 +847,7 @@ class TestJudgement(unittest.TestCase):
             "backup-2024-11-30",
             "DB_PASSWORD_2",
             "Welcome",
+            "stock\u00e9",
         ):
             with self.subTest(value=value):
                 self.assertIsNone(cp.find_secret(f"password: {value}"))
