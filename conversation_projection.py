@@ -993,14 +993,38 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         r"(?P<secret>\"[^\"\x00\n]{1,128}+\"|'[^'\x00\n]{1,128}+'|\{[^}\x00\n]{1,128}+\}|[^\s;&\"'\x00]{1,128}+)",
         (),
     ),
-    # --password=…, --api-key …, -p… (mysql; not -pi/2 or -pthread), -u user:… (curl).
+    # --password=…, --api-key …, --db.password …, -passout pass:… (openssl),
+    # -p… and -p'…' (mysql; not -pi/2 or -pthread), -p … (docker login,
+    # sshpass; judged as loosely as a name, for -p is also a port or a path),
+    # -u user:… (curl), -U user%… (smbclient).
     (
         "credential-flag",
         r"-(?<![^\s\"'=\x00]-)"
-        r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_-]{0,24}+)"
-        r"(?:=|[ \t]++)"
-        r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00]))"
-        r"|(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:)" + _VALUE,
+        r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,24}+)"
+        r"(?:=|[ \t]++)(?:pass:)?+"
+        r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00])|\\?+[\"'])"
+        r"|p[ \t]++"
+        r"|(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:"
+        r"|U[ \t]++[^\s%\"'\x00]{1,64}+%(?P<password>))" + _VALUE,
+        (),
+    ),
+    # Command-specific password flags: redis-cli -a, ldapsearch -w, and the
+    # user/password@service of sqlplus.
+    (
+        "credential-flag",
+        r"redis-cli(?:[ \t]++[^\s\x00]{1,128}+){0,12}?[ \t]++-a[ \t]++(?P<password>)" + _VALUE,
+        (),
+    ),
+    (
+        "credential-flag",
+        r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)"
+        r"(?:[ \t]++[^\s\x00]{1,256}+){0,16}?[ \t]++-w[ \t]++(?P<password>)" + _VALUE,
+        (),
+    ),
+    (
+        "credential-flag",
+        r"sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
+        r"(?P<value>[^\s@/\"'\x00]{6,128}+)(?![^\s@\x00])",
         (),
     ),
     # key = value in code, JSON, YAML, INI, .env and `export`, HTTP headers
@@ -1138,7 +1162,7 @@ CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]
 PASSWORD_WORDS = frozenset(
     {
         *("pass", "passwd", "password", "passwords", "passphrase", "passcode", "pwd", "passwort", "kennwort"),
-        *("passe",),
+        *("passe", "passin", "passout"),
     }
 )
 SECRET_WORDS = PASSWORD_WORDS | frozenset(
@@ -1511,7 +1535,7 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
         prose = bool(word) and word not in DECLARATION_WORDS
         opens = not stripped or stripped[-1] in KEY_OPENERS
         test_log = identifier == "PASS" and text.startswith(":", key_end)  # "--- PASS: TestV2API (0.01s)"
-        flag = identifier.startswith("-")  # mysql --pass …
+        flag = identifier.startswith("-")  # mysql --pass …, openssl -pass pass:…
         verdict = _PASSWORD if flag or (opens and not prose and not test_log) else _NOT_SECRET
     return verdict, identifier_start
 
