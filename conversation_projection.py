@@ -803,10 +803,20 @@ _ESCAPE_BLANKED = r"\1\2\3\4 "
 
 SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # --- Private keys: PEM (RSA, DSA, EC, PKCS#8, encrypted, PGP), OpenSSH,
-    # SSH2 (RFC 4716), PuTTY, age.
+    # SSH2 (RFC 4716), PuTTY, age; bodies pasted without their header
+    # (PKCS#1, PKCS#8, SEC1, openssh-key-v1) and JWK private members.
     ("private-key", r"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----" + _PEM_END, ()),
     ("private-key", r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----" + _PEM_END, ()),
     ("private-key", r"PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}", ()),
+    # DER SEQUENCE, INTEGER 0 and the modulus (PKCS#1) or the RSA algorithm
+    # (PKCS#8), in base64: public keys and certificates never start so.
+    ("private-key", r"MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+", ()),
+    ("private-key", r"MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+", ()),
+    ("private-key", r"MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+", ()),
+    ("private-key", r"MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+", ()),
+    ("private-key", r"MHcCAQEE[A-Za-z0-9+/]{40,400}+", ()),
+    ("private-key", r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+", ()),  # "openssh-key-v1"
+    ("private-key", r"\"d\"[ \t]{0,8}+:[ \t]{0,8}+\"(?P<value>[A-Za-z0-9_-]{43,1000}+)\"", ()),  # JWK
     ("age-secret-key", r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", ()),
     # --- Cloud providers.
     ("aws-access-key-id", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])", ()),
@@ -850,6 +860,11 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         (),
     ),
     ("clickhouse-api-secret", r"4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])", ()),
+    ("tailscale-key", r"tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9_]{6,64}+-[A-Za-z0-9_]{10,128}+", ()),
+    ("supabase-token", r"sbp_[a-f0-9]{40}(?![A-Za-z0-9])", ()),
+    ("supabase-token", r"sb_secret_[A-Za-z0-9_-]{31,64}+", ()),
+    ("netlify-token", r"nfp_[A-Za-z0-9_]{36,44}+(?![A-Za-z0-9-])", ()),
+    ("render-api-key", r"rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
     # --- Source hosts.
     ("github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])", ()),
     ("github-token", r"github_pat_[A-Za-z0-9_]{60,251}+", ()),
@@ -894,6 +909,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])", ()),
     ("easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])", ()),
     ("facebook-access-token", r"EAA[MC][A-Za-z0-9]{100,1000}+", ()),
+    ("razorpay-key", r"rzp_(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])", ()),
     # --- Messaging and chat.
     ("slack-token", r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+", ()),
     ("slack-token", r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+", ()),
@@ -940,6 +956,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("replicate-api-token", r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])", ()),
     ("langsmith-api-key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])", ()),
     ("xai-api-key", r"xai-[A-Za-z0-9]{70,90}+(?![A-Za-z0-9])", ()),
+    ("pinecone-api-key", r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])", ()),
     # --- Observability and SaaS APIs.
     ("grafana-token", r"glc_[A-Za-z0-9+/]{32,400}+={0,2}", ()),
     ("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])", ()),
@@ -966,8 +983,13 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         + r"(?![A-Za-z0-9])",
         (),
     ),
+    ("intra42-client-secret", r"s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])", ()),
+    ("figma-token", r"figd_[A-Za-z0-9_-]{40,48}+", ()),
+    ("contentful-token", r"CFPAT-[A-Za-z0-9_-]{43,48}+", ()),
+    ("hubspot-token", r"pat-(?:na|eu|ap)[0-9]-" + _UUID, ()),
     # --- Secret managers.
     ("vault-token", r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+", ()),
+    ("vault-token", r"s\.[A-Za-z0-9]{24}", ("vault",)),  # legacy tokens: only labelled, "s." is too common
     ("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+", ()),
     (
         "onepassword-secret-key",
@@ -978,6 +1000,16 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # --- Credentials in any text.  Last, so that a token with a shape of
     # its own is named after it when it is also the value of an assignment.
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+", ()),
+    # A JWT base64-encoded once more (a header's first claim, encoded twice).
+    (
+        "jwt",
+        r"ZXlK(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
+        r"|bGJtTWlPaU|cWEzVWlPaU|cWQyc2lPb|cGMzTWlPaU|cGRpSTZJ|cmFXUWlP|clpYbGZiM0J6SWpwY|cmRIa2lPaUp"
+        r"|dWIyNWpaU0k2|d01tTWlP|d01uTWlPaU|d2NIUWlPaU|emRXSWlPaU|emRuUWlP|MFlXY2lPaU|MGVYQWlPaUp|MWNtd2l"
+        r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
+        r"|NE5YVWlPaU|NmFYQWlPaU)[A-Za-z0-9/_+-]{40,8000}+",
+        (),
+    ),
     # scheme://user:password@host, any scheme; the user may be empty
     # (redis://:…@), the password may hold an unencoded "/" or "#".
     (

@@ -101,6 +101,18 @@ EXAMPLES: dict[str, Maker] = {
         f"{BEGIN} {PRIVATE_KEY}-----\nMIIEvQ{rand(B64, 40, rng)}",
         "---- BEGIN SSH2 ENCRYPTED " + PRIVATE_KEY + " ----\nComment: x\n" + rand(B64, 40, rng),
         "PuTTY-User-" + "Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n" + rand(B64, 40, rng),
+        # Bodies pasted without their header: PKCS#1, PKCS#8, SEC1, Ed25519,
+        # openssh-key-v1; and a JWK's private member.
+        "MII" + "EowIBAAK" + "CAQEA" + mixed(B64, 300, rng),
+        "MII" + "EvQIBADAN" + "BgkqhkiG9w0BAQEFAASC" + mixed(B64, 200, rng),
+        "MHc" + "CAQEEI" + mixed(B64, 120, rng),
+        "MC4" + "CAQAwBQYDK2VwBCIEI" + mixed(B64, 43, rng),
+        "b3BlbnNzaC1rZXk" + "tdjEAAAAABG5vbmU" + mixed(B64, 100, rng),
+        '{"kty": "OKP", "crv": "Ed25519", "x": "'
+        + mixed(URLSAFE, 43, rng)
+        + '", "d": "'
+        + mixed(URLSAFE, 43, rng)
+        + '"}',
     ],
     "age-secret-key": three(lambda rng: "AGE-SECRET-" + "KEY-1" + rand(BECH32_UPPER, 58, rng)),
     # Cloud providers.
@@ -234,6 +246,22 @@ EXAMPLES: dict[str, Maker] = {
     "easypost-token": three(lambda rng: "EZ" + rng.choice("AT") + "K" + mixed(ALNUM, 54, rng)),
     "maxmind-license-key": three(lambda rng: mixed(ALNUM, 6, rng) + "_" + mixed(ALNUM, 29, rng) + "_mm" + "k"),
     "clickhouse-api-secret": three(lambda rng: "4b" + "1d" + mixed(ALNUM, 38, rng)),
+    "tailscale-key": lambda rng: [
+        "tskey" + "-auth-" + mixed(ALNUM, 12, rng) + "-" + mixed(ALNUM, 32, rng),
+        "tskey" + "-api-" + mixed(ALNUM, 12, rng) + "-" + mixed(ALNUM, 18, rng),
+        "tskey" + "-client-" + mixed(ALNUM, 12, rng) + "-" + mixed(ALNUM, 30, rng),
+    ],
+    "supabase-token": lambda rng: [
+        "sb" + "p_" + mixed(HEX, 40, rng),
+        "sb" + "_secret_" + mixed(URLSAFE, 31, rng),
+        "sb" + "_secret_" + mixed(ALNUM, 31, rng),
+    ],
+    "netlify-token": lambda rng: [
+        "nf" + "p_" + mixed(ALNUM, 36, rng),
+        "nf" + "p_" + mixed(ALNUM, 40, rng),
+        "nf" + "p_" + mixed(ALNUM + "_", 38, rng),
+    ],
+    "render-api-key": three(lambda rng: "rn" + "d_" + mixed(ALNUM, 32, rng)),
     # Payment and commerce.
     "stripe-api-key": lambda rng: [
         "sk" + "_test_" + mixed(ALNUM, 24, rng),
@@ -262,6 +290,11 @@ EXAMPLES: dict[str, Maker] = {
     "duffel-token": three(lambda rng: "duffel" + "_test_" + mixed(URLSAFE, 43, rng)),
     "shippo-token": three(lambda rng: "shippo" + "_live_" + mixed(HEX, 40, rng)),
     "facebook-access-token": three(lambda rng: "EA" + "AC" + mixed(ALNUM, 140, rng)),
+    "razorpay-key": lambda rng: [
+        "rzp" + "_live_" + mixed(ALNUM, 14, rng),
+        "rzp" + "_test_" + mixed(ALNUM, 14, rng),
+        "rzp" + "_live_" + mixed(ALNUM, 14, rng),
+    ],
     # Messaging and chat.
     "slack-token": lambda rng: [
         "xo" + "xb-" + rand(DIGITS, 12, rng) + "-" + rand(DIGITS, 13, rng) + "-" + mixed(ALNUM, 24, rng),
@@ -335,6 +368,7 @@ EXAMPLES: dict[str, Maker] = {
         lambda rng: "lsv2" + "_" + rng.choice(("pt", "sk")) + "_" + mixed(HEX, 32, rng) + "_" + mixed(HEX, 10, rng)
     ),
     "xai-api-key": three(lambda rng: "xa" + "i-" + mixed(ALNUM, 80, rng)),
+    "pinecone-api-key": three(lambda rng: "pcsk" + "_" + mixed(ALNUM, 6, rng) + "_" + mixed(ALNUM, 60, rng)),
     # Observability and SaaS APIs.
     "grafana-token": lambda rng: [
         "gl" + "c_" + mixed(B64, 80, rng),
@@ -358,6 +392,18 @@ EXAMPLES: dict[str, Maker] = {
     "frameio-token": three(lambda rng: "fio" + "-u-" + mixed(URLSAFE, 64, rng)),
     "adobe-client-secret": three(lambda rng: "p8" + "e-" + mixed(ALNUM, 32, rng)),
     "mapbox-secret-token": three(lambda rng: "sk" + ".eyJ" + mixed(URLSAFE, 60, rng) + "." + mixed(URLSAFE, 22, rng)),
+    "intra42-client-secret": lambda rng: [
+        "s-s4t2" + "ud-" + mixed(HEX, 64, rng),
+        "s-s4t2" + "af-" + mixed(HEX, 64, rng),
+        "s-s4t2" + "ud-" + mixed(HEX, 64, rng),
+    ],
+    "figma-token": three(lambda rng: "fig" + "d_" + mixed(URLSAFE, 40, rng)),
+    "contentful-token": three(lambda rng: "CFPAT" + "-" + mixed(URLSAFE, 43, rng)),
+    "hubspot-token": lambda rng: [
+        "pat" + "-na1-" + uuid(rng),
+        "pat" + "-eu1-" + uuid(rng),
+        "pat" + "-na2-" + uuid(rng),
+    ],
     # Secret managers.
     "vault-token": lambda rng: [
         "hv" + "s." + mixed(URLSAFE, 95, rng),
@@ -381,7 +427,9 @@ EXAMPLES: dict[str, Maker] = {
     "jwt": lambda rng: [
         "ey" + "J" + mixed(URLSAFE, 30, rng) + ".ey" + "J" + mixed(URLSAFE, 80, rng) + "." + mixed(URLSAFE, 43, rng),
         "ey" + "J" + mixed(URLSAFE, 20, rng) + ".ey" + "J" + mixed(URLSAFE, 60, rng) + "." + mixed(URLSAFE, 43, rng),
-        "ey" + "J" + mixed(URLSAFE, 24, rng) + ".ey" + "J" + mixed(URLSAFE, 40, rng) + "." + mixed(URLSAFE, 43, rng),
+        # A JWT base64-encoded once more.
+        "ZXlK" + "aGJHY2lPaU" + mixed(B64, 120, rng),
+        "ZXlK" + "MGVYQWlPaUp" + mixed(B64, 90, rng),
     ],
     "url-credentials": lambda rng: [
         "postgres://admin:" + password(rng) + "@db.internal:5432/app",
