@@ -727,18 +727,29 @@ def parse_selection(data: bytes) -> JsonObject:
 #   of trying every position.  When the anchor starts with a letter or digit
 #   (and the pattern does not check what precedes it itself) the compiler
 #   adds a lookbehind right after it, so the row only matches at the start of
-#   a token ("xghp_…" and the second "sk-" of "sk-sk-" do not).
+#   a token ("xghp_…" and the second "sk-" of "sk-sk-" do not); an escape
+#   that a pasted JSON string or URL puts before a token (\n, \t, \u0022,
+#   %22) is blanked in the copy of the text the token shapes are scanned in.
 # - Every repetition is bounded, the long ones possessive; lookbehinds are
 #   fixed-width and lookaheads read at most one value: nothing is scanned
 #   more than a bounded number of times.
 # - No character class admits NUL: the caller joins fields with it, so that
 #   no match spans two fields.
-# - A named group asks for a judgement of what it captured: `value` must look
-#   like a credential rather than a word, a placeholder or a reference;
-#   `secret` must not be a placeholder; `key` must name a secret.
+# - Named groups ask for a judgement of what they captured: `value` must
+#   look like a credential rather than a word, a name, a placeholder or a
+#   reference; `secret` must not be a placeholder; `key` must name a secret
+#   (and says whether it names a password, judged more strictly); an empty
+#   `password` group says the value sits where a password goes, a `native`
+#   one holds a key for a password in another script;
+#   `user` is the user of a URL's credentials.
 # - Keywords mark a shape that is a secret only when labelled (40 base64
 #   characters are an AWS secret key after "aws"): such a row does not scan
 #   on its own but names what a credential key labelled with it holds.
+#
+# What reaches Python costs microseconds, the scan itself nanoseconds: at
+# most MAX_SECRET_CANDIDATES matches are judged per text.  A text that holds
+# more credential-shaped candidates than that is refused as a whole
+# (CANDIDATE_LIMIT_RULE), so that no bound lets a secret through unjudged.
 
 # The words of a key that names a secret, in any case.  Each is found from
 # its rarest letter (p, c, k or u): the letters after it are matched first,
@@ -747,10 +758,10 @@ def parse_selection(data: bytes) -> JsonObject:
 # is lowercased.
 _CREDENTIAL_KEY_STEM = (
     r"[PpCcKkUu](?:"
-    r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode
+    r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode, Passwort, passe
     r"|[Ww][Dd](?<=[Pp][Ww][Dd])"  # pwd
     r"|[Rr][Ee](?:[Tt](?<=[Ss][Ee][Cc][Rr][Ee][Tt])|[Dd](?<=[Cc][Rr][Ee][Dd]))"  # secret, cred, credential
-    r"|[Ee](?:[Nn](?<=[Tt][Oo][Kk][Ee][Nn])|[Yy](?<=[Kk][Ee][Yy]))"  # token; key (judged with the word before)
+    r"|[Ee](?:[Nn](?:[Nn][Ww][Oo][Rr][Tt]|(?<=[Tt][Oo][Kk][Ee][Nn]))|[Yy](?<=[Kk][Ee][Yy]))"  # token, Kennwort; key
     r"|[Tt][Hh](?<=[Aa][Uu][Tt][Hh])"  # auth, authorization
     r")"
 )
@@ -758,41 +769,110 @@ _CREDENTIAL_KEY_STEM = (
 # taken for a credential, and no more than the longest is read.
 MIN_VALUE_CHARS = 6
 MAX_VALUE_CHARS = 256
-# A value: quoted (spaces allowed inside) or bare (up to a space, quote,
-# bracket, "," ";" or "&" as in a query string; not starting with "-",
-# which is the next flag).  Quotes are part of the capture; the judge
-# removes them.  A bare value of letters of one case, "_", ".", "/" and "-"
-# is a word or a name, which the judge would turn away: the two lookaheads
-# do it first, so that prose ("the password is strong") costs no judgement.
-# They stop at the first other character; "=" and ":" are not among theirs,
-# so that "password=password=…" cannot make each key re-read the same run.
+# A value: quoted (spaces allowed inside; a JSON string's \"…\" too) or
+# bare (up to a space, quote, bracket, "," ";" or "&" as in a query string;
+# not starting with "-", which is the next flag).  Quotes are part of the
+# capture; the judge removes them.  A bare value of letters of one case,
+# "_", ".", "/" and "-" is a word or a name, which the judge would turn
+# away: the two lookaheads do it first, so that prose ("the password is
+# strong") costs no judgement.  They stop at the first other character; "="
+# and ":" are not among theirs, so that "password=password=…" cannot make
+# each key re-read the same run.  A bare value right before "(" or "[" is
+# code that fetches the secret (os.getenv(…), os.environ[…]).
 _BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
 _NAME_PUNCTUATION = r"_./\-"
 _QUOTED_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
 _VALUE = (
+    r"\\?+"
     rf"(?P<value>\"[^\"\x00\n]{_QUOTED_CHARS}\"|'[^'\x00\n]{_QUOTED_CHARS}'|`[^`\x00\n]{_QUOTED_CHARS}`"
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
-    rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS})"
+    rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
 )
-# Between a key and its value: `>` right after it (XML: <password>…), or a
-# closing quote or bracket, then `:=`, `=>`, `=`, `==`, `:`, `?=` or the
-# prose "is"/"was"/"are"; then an optional HTTP auth scheme.
+# "is" in English, German, French and Spanish prose.
+_PROSE_IS = r"(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?)"
+# Between a key and its value: `>` right after it (XML: <password>…</password>;
+# the judge checks the tags), or an optional closing quote, bracket or
+# backslash and spaces, then one of:
+# - `= ("user", ` (a user and password pair after an auth key);
+# - `:=`, `=>`, `=`, `==`, `:`, `?=`, or a full-width colon or equals sign;
+# - "," before a quoted value (define('DB_PASSWORD', '…'), ["password", "…"]);
+# - `value=` or `"value":` on the same line or the next (<add
+#   key="ClearTextPassword" value="…"/>, Kubernetes `- name: DB_PASSWORD` /
+#   `value: …`);
+# - after a space, in prose: "for|of|on|at|to" and up to four words, then
+#   "is" or ":" ("the password for the NAS is …"), "to" alone ("set the
+#   password to …"), "is"/"was"/"are", or a quoted value (WITH PASSWORD '…');
+# then an optional HTTP auth scheme.  The common prefix is read once and the
+# next character picks the form, so that a key followed by none of them
+# costs one failed step per form.
 _ASSIGNMENT = (
-    r"(?:>|[\"'`\]]{0,2}+[ \t]{0,8}+"
-    r"(?::=|=>|={1,3}|::?|\?=|(?:[Ii][Ss]|[Ww][Aa][Ss]|[Aa][Rr][Ee])(?=[ \t:])))"
+    r"(?:>"
+    r"|[\\\"'`\]]{0,3}+[ \t]{0,8}+(?:"
+    r"=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
+    r"|:=|=>|={1,3}|::?|\?=|\uff1a|\uff1d"
+    r"|,[ \t]{0,8}+(?=\\?+[\"'])"
+    r"|(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
+    r"|(?<=[ \t])(?:"
+    r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo])(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?[ \t]{0,8}+"
+    r"(?:" + _PROSE_IS + r"(?=[ \t])|[:=])"
+    r"|[Tt][Oo](?=[ \t])"
+    r"|" + _PROSE_IS + r"(?=[ \t:])"
+    r"|(?=\\?+[\"'])"
+    r")))"
     r":?[ \t]{0,8}+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|key)[ \t]++)?+"
 )
+# "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
+# Chinese and Korean prose.
+_NATIVE_IS = r"[ \t]{0,8}+[\u306f\u662f\u70ba\u4e3a\ub294\uc740][ \t]{0,8}+"
+# A PEM header is a key unless the sentence it sits in goes on after it in
+# lower case ("-----BEGIN RSA PRIVATE KEY----- is what the file starts
+# with"): a header alone, before a new sentence or before a base64 body
+# (PGP's start in lower case) is what a truncated paste leaves.
+_PEM_END = r"(?![\"'`)\].,;:!?]{0,3}+[ \t]++(?![A-Za-z0-9+/=]{16})[a-z])"
 _UUID = r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
+# A token must not continue a longer token: checked right after an anchor
+# that starts with a letter or digit.
+IDENTIFIER_CHARS_CLASS = "[A-Za-z0-9_-]"
+
+
+def _token_start(behind: str, before: str = IDENTIFIER_CHARS_CLASS) -> str:
+    """A lookbehind true where text ending in `behind` starts a token: no
+    `before` character precedes it.  (An escape right before a token, as in
+    "\\nghp_…" or "%22ghp_…", is blanked before the scan: see
+    _ESCAPES_BEFORE_A_SHAPE.)"""
+    return f"(?<!{before}{behind})"
+
+
+# An escape that a pasted JSON string or URL puts right before a token
+# (\n, \t, \u0022, \x22, %22): its last character is blanked (same length,
+# so offsets hold) in the copy of the text the token shapes are scanned in,
+# so that the token still starts a token.  Unmatched groups expand to "".
+_ESCAPES_BEFORE_A_SHAPE = (
+    r"(\\)[nrtbfv0](?=[A-Za-z0-9_-])|(\\u[0-9A-Fa-f]{3})[0-9A-Fa-f](?=[A-Za-z0-9_-])"
+    r"|(\\x[0-9A-Fa-f])[0-9A-Fa-f](?=[A-Za-z0-9_-])|(%[0-9A-Fa-f])[0-9A-Fa-f](?=[A-Za-z0-9_-])"
+)
+_ESCAPE_BLANKED = r"\1\2\3\4 "
+
 
 SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # --- Private keys: PEM (RSA, DSA, EC, PKCS#8, encrypted, PGP), OpenSSH,
-    # SSH2 (RFC 4716), PuTTY, age.
-    ("private-key", r"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----", ()),
-    ("private-key", r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----", ()),
-    ("private-key", r"PuTTY-User-Key-File-[0-9]{1,2}: ", ()),
+    # SSH2 (RFC 4716), PuTTY, age; bodies pasted without their header
+    # (PKCS#1, PKCS#8, SEC1, openssh-key-v1) and JWK private members.
+    ("private-key", r"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----" + _PEM_END, ()),
+    ("private-key", r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----" + _PEM_END, ()),
+    ("private-key", r"PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}", ()),
+    # DER SEQUENCE, INTEGER 0 and the modulus (PKCS#1) or the RSA algorithm
+    # (PKCS#8), in base64: public keys and certificates never start so.
+    ("private-key", r"MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+", ()),
+    ("private-key", r"MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+", ()),
+    ("private-key", r"MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+", ()),
+    ("private-key", r"MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+", ()),
+    ("private-key", r"MHcCAQEE[A-Za-z0-9+/]{40,400}+", ()),
+    ("private-key", r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+", ()),  # "openssh-key-v1"
+    ("private-key", r"\"d\"[ \t]{0,8}+:[ \t]{0,8}+\"(?P<value>[A-Za-z0-9_-]{43,1000}+)\"", ()),  # JWK
     ("age-secret-key", r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", ()),
     # --- Cloud providers.
     ("aws-access-key-id", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])", ()),
@@ -804,8 +884,9 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("google-oauth-access-token", r"ya29\.[A-Za-z0-9_-]{30,2000}+", ()),
     (
         "azure-ad-client-secret",
-        r"Q~(?<=[A-Za-z0-9_~.]{3}[0-9]Q~)(?<![A-Za-z0-9_~.-][A-Za-z0-9_~.]{3}[0-9]Q~)"
-        r"[A-Za-z0-9_~.-]{31,34}+(?![A-Za-z0-9_~.-])",
+        r"Q~(?<=[A-Za-z0-9_~.]{3}[0-9]Q~)"
+        + _token_start(r"[A-Za-z0-9_~.]{3}[0-9]Q~", "[A-Za-z0-9_~.-]")
+        + r"[A-Za-z0-9_~.-]{31,34}+(?![A-Za-z0-9_~.-])",
         (),
     ),
     # "=" anchors: the one-character lookbehind first turns away "==" runs.
@@ -835,6 +916,11 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         (),
     ),
     ("clickhouse-api-secret", r"4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])", ()),
+    ("tailscale-key", r"tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9_]{6,64}+-[A-Za-z0-9_]{10,128}+", ()),
+    ("supabase-token", r"sbp_[a-f0-9]{40}(?![A-Za-z0-9])", ()),
+    ("supabase-token", r"sb_secret_[A-Za-z0-9_-]{31,64}+", ()),
+    ("netlify-token", r"nfp_[A-Za-z0-9_]{36,44}+(?![A-Za-z0-9-])", ()),
+    ("render-api-key", r"rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
     # --- Source hosts.
     ("github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])", ()),
     ("github-token", r"github_pat_[A-Za-z0-9_]{60,251}+", ()),
@@ -862,7 +948,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("infracost-token", r"ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
     (
         "harness-token",
-        r"at\.(?<=[ps]at\.)(?<![A-Za-z0-9_-][ps]at\.)[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
+        r"at\.(?<=[ps]at\.)" + _token_start(r"[ps]at\.") + r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
         (),
     ),
     # --- Payment and commerce.
@@ -879,6 +965,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])", ()),
     ("easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])", ()),
     ("facebook-access-token", r"EAA[MC][A-Za-z0-9]{100,1000}+", ()),
+    ("razorpay-key", r"rzp_(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])", ()),
     # --- Messaging and chat.
     ("slack-token", r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+", ()),
     ("slack-token", r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+", ()),
@@ -888,9 +975,11 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "discord-bot-token",
         r"\.[A-Za-z0-9_-]{6}\."
-        r"(?:(?<=[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.)(?<![A-Za-z0-9_-][MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.)"
-        r"|(?<=[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.)(?<![A-Za-z0-9_-][MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.))"
-        r"[A-Za-z0-9_-]{27,38}+",
+        r"(?:(?<=[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.)"
+        + _token_start(r"[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.")
+        + r"|(?<=[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.)"
+        + _token_start(r"[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.")
+        + r")[A-Za-z0-9_-]{27,38}+",
         (),
     ),
     ("discord-api-key", r"[a-f0-9]{64}", ("discord",)),
@@ -902,7 +991,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("mailgun-api-key", r"key-[a-f0-9]{32}(?![A-Za-z0-9])", ()),
     (
         "mailchimp-api-key",
-        r"-us(?<=[0-9a-f]{32}-us)(?<![A-Za-z0-9][0-9a-f]{32}-us)[0-9]{1,2}(?![A-Za-z0-9])",
+        r"-us(?<=[0-9a-f]{32}-us)" + _token_start(r"[0-9a-f]{32}-us", "[A-Za-z0-9]") + r"[0-9]{1,2}(?![A-Za-z0-9])",
         (),
     ),
     (
@@ -923,6 +1012,7 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("replicate-api-token", r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])", ()),
     ("langsmith-api-key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])", ()),
     ("xai-api-key", r"xai-[A-Za-z0-9]{70,90}+(?![A-Za-z0-9])", ()),
+    ("pinecone-api-key", r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])", ()),
     # --- Observability and SaaS APIs.
     ("grafana-token", r"glc_[A-Za-z0-9+/]{32,400}+={0,2}", ()),
     ("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])", ()),
@@ -944,12 +1034,18 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("defined-networking-token", r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}", ()),
     (
         "maxmind-license-key",
-        r"_mmk(?<=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?<![A-Za-z0-9][A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)"
-        r"(?![A-Za-z0-9])",
+        r"_mmk(?<=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)"
+        + _token_start(r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk", "[A-Za-z0-9]")
+        + r"(?![A-Za-z0-9])",
         (),
     ),
+    ("intra42-client-secret", r"s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])", ()),
+    ("figma-token", r"figd_[A-Za-z0-9_-]{40,48}+", ()),
+    ("contentful-token", r"CFPAT-[A-Za-z0-9_-]{43,48}+", ()),
+    ("hubspot-token", r"pat-(?:na|eu|ap)[0-9]-" + _UUID, ()),
     # --- Secret managers.
     ("vault-token", r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+", ()),
+    ("vault-token", r"s\.[A-Za-z0-9]{24}", ("vault",)),  # legacy tokens: only labelled, "s." is too common
     ("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+", ()),
     (
         "onepassword-secret-key",
@@ -960,8 +1056,23 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # --- Credentials in any text.  Last, so that a token with a shape of
     # its own is named after it when it is also the value of an assignment.
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+", ()),
-    # scheme://user:password@host, any scheme.
-    ("url-credentials", r"://[^\s/?#@:\x00]{1,128}+:(?P<secret>[^\s/?#@\x00]{1,256}+)@", ()),
+    # A JWT base64-encoded once more (a header's first claim, encoded twice).
+    (
+        "jwt",
+        r"ZXlK(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
+        r"|bGJtTWlPaU|cWEzVWlPaU|cWQyc2lPb|cGMzTWlPaU|cGRpSTZJ|cmFXUWlP|clpYbGZiM0J6SWpwY|cmRIa2lPaUp"
+        r"|dWIyNWpaU0k2|d01tTWlP|d01uTWlPaU|d2NIUWlPaU|emRXSWlPaU|emRuUWlP|MFlXY2lPaU|MGVYQWlPaUp|MWNtd2l"
+        r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
+        r"|NE5YVWlPaU|NmFYQWlPaU)[A-Za-z0-9/_+-]{40,8000}+",
+        (),
+    ),
+    # scheme://user:password@host, any scheme; the user may be empty
+    # (redis://:…@), the password may hold an unencoded "/" or "#".
+    (
+        "url-credentials",
+        r"://(?P<user>[^\s/?#@:\[\x00]{0,128}+):(?P<secret>[^\s/?#@\x00]{1,256}+(?:[/#][^\s/?#@\x00]{0,256}+){0,4}+)@",
+        (),
+    ),
     # ;Password=… in ADO.NET, ODBC and JDBC strings, ?password=… in URLs.
     (
         "connection-string-password",
@@ -970,14 +1081,38 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         r"(?P<secret>\"[^\"\x00\n]{1,128}+\"|'[^'\x00\n]{1,128}+'|\{[^}\x00\n]{1,128}+\}|[^\s;&\"'\x00]{1,128}+)",
         (),
     ),
-    # --password=…, --api-key …, -p… (mysql; not -pi/2 or -pthread), -u user:… (curl).
+    # --password=…, --api-key …, --db.password …, -passout pass:… (openssl),
+    # -p… and -p'…' (mysql; not -pi/2 or -pthread), -p … (docker login,
+    # sshpass; judged as loosely as a name, for -p is also a port or a path),
+    # -u user:… (curl), -U user%… (smbclient).
     (
         "credential-flag",
         r"-(?<![^\s\"'=\x00]-)"
-        r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_-]{0,24}+)"
-        r"(?:=|[ \t]++)"
-        r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00]))"
-        r"|(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:)" + _VALUE,
+        r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,24}+)"
+        r"(?:=|[ \t]++)(?:pass:)?+"
+        r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00])|\\?+[\"'])"
+        r"|p[ \t]++"
+        r"|(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:"
+        r"|U[ \t]++[^\s%\"'\x00]{1,64}+%(?P<password>))" + _VALUE,
+        (),
+    ),
+    # Command-specific password flags: redis-cli -a, ldapsearch -w, and the
+    # user/password@service of sqlplus.
+    (
+        "credential-flag",
+        r"redis-cli(?:[ \t]++[^\s\x00]{1,128}+){0,12}?[ \t]++-a[ \t]++(?P<password>)" + _VALUE,
+        (),
+    ),
+    (
+        "credential-flag",
+        r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)"
+        r"(?:[ \t]++[^\s\x00]{1,256}+){0,16}?[ \t]++-w[ \t]++(?P<password>)" + _VALUE,
+        (),
+    ),
+    (
+        "credential-flag",
+        r"sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
+        r"(?P<value>[^\s@/\"'\x00]{6,128}+)(?![^\s@\x00])",
         (),
     ),
     # key = value in code, JSON, YAML, INI, .env and `export`, HTTP headers
@@ -988,59 +1123,143 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,40}+)" + _ASSIGNMENT + _VALUE,
         (),
     ),
+    # The same with "password" in Russian, Chinese, Japanese, Korean and
+    # Spanish (the Latin-script Passwort, Kennwort and mot de passe are
+    # found by the row above).  Every alternative starts with a literal, so
+    # that the regex engine skips to those characters.
+    (
+        "credential-assignment",
+        r"(?P<native>\u041f\u0430\u0440\u043e\u043b\u044c|\u043f\u0430\u0440\u043e\u043b\u044c"
+        r"|\u041f\u0410\u0420\u041e\u041b\u042c|\u5bc6\u7801|\u5bc6\u78bc|\u53e3\u4ee4"
+        r"|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638"
+        r"|\u00f1a(?<=[Cc]ontrase\u00f1a)|\u00d1A(?<=CONTRASE\u00d1A))(?:"
+        + _NATIVE_IS
+        + r"|"
+        + _ASSIGNMENT
+        + r")"
+        + _VALUE,
+        (),
+    ),
+    # .netrc: machine … login … password …
+    (
+        "credential-assignment",
+        r"machine[ \t]++[^\s\x00]{1,253}+\s{1,16}+login[ \t]++[^\s\x00]{1,128}+\s{1,16}+password[ \t]++(?P<password>)"
+        + _VALUE,
+        (),
+    ),
 )
 
 # Shannon entropy (bits per character) a value needs: that of a random
 # string over a 2**3 alphabet, relaxed for short values, whose entropy
 # cannot reach it (log2 of the length is its ceiling).
 ENTROPY_BITS = 3.0
-ENTROPY_SLACK_BITS = 0.7
-# A key is read with up to this many characters before it ("the wifi
-# password", "My API key"); a run this long without a space is a blob (a
-# data: URI, a base64 body), not a key.
+ENTROPY_SLACK_BITS = 1.0
+# The key is read back to the start of its identifier ("spring.datasource.
+# password", "MY_…_MASTER_PASSWORD"), at most this far: a run this long
+# without a break is a blob (a data: URI, a base64 body), not a key.
+KEY_LOOKBACK = 96
+# A keyword labels a value from the key or the words just before it.
 LABEL_LOOKBACK = 48
-LABEL_WORDS_BEFORE = 3
-LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.- ")
-# A token must not continue a longer token: checked right after an anchor
-# that starts with a letter or digit.
-IDENTIFIER_CHARS_CLASS = "[A-Za-z0-9_-]"
+IDENTIFIER_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# At most this many matches are judged in one text (a selection's fields
+# joined): each costs microseconds, and a text that needs more is refused
+# as a whole under CANDIDATE_LIMIT_RULE rather than scanned in part.  No
+# human-reviewed selection comes near it: that is one key-and-value
+# candidate per 200 characters of a 2 MiB selection.
+MAX_SECRET_CANDIDATES = 10_000
+CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 # Placeholders, masks, references and template syntax, matched in any case
-# against a whole value.
+# against a whole value.  "$VAR" alone is a placeholder only when VAR reads
+# as a name (the judge checks; "$uperS3cret!" is not one).
 PLACEHOLDER_PATTERN = (
-    r"\$[A-Za-z_{(].*|%[A-Za-z_][A-Za-z0-9_]*%"  # $VAR ${VAR} $(cmd) $var->{x} %VAR%
+    r"\$[{(].*|\$[A-Za-z_][A-Za-z0-9_]*(?:->|[\[{.:]).*|%[A-Za-z_][A-Za-z0-9_]*%"  # ${VAR} $(cmd) $var->{x} %VAR%
     r"|[<{\[].*|&lt;.*|#\{.*|@[A-Za-z_]+@|![A-Za-z]+"  # <value> {{ x }} [value] #{x} @VAR@ !vault
     r"|[a-z][a-z0-9+.-]{1,16}://.*"  # a URL: where a secret lives (credentials in it have a row)
     r"|#[0-9a-f]{3,8}"  # a colour
     r"|[*xX.#?_\-\u2022\u00b7]+"  # ****, xxxx, ****xxxx, ••••
-    r"|(?:your|insert|replace|enter|paste|fill[-_.]?in)(?:[-_.][A-Za-z0-9_.-]*|[a-z]*)"  # YOUR_API_KEY
+    r"|(?:your|insert|replace|enter|paste|fill[-_.]?in)(?:[-_.]?[a-z]+)*+"  # YOUR_API_KEY, YourTokenHere
     r"|(?:change|replace)[-_.]?(?:me|it|this)|[a-z]{0,8}(?:password|passwd|secret|token)"
     r"|(?:[a-z0-9]{1,16}[-_.]){1,4}(?:password|passwd|pass|pwd|secret|token|key|credentials?)"  # NEO4J_PASSWORD
     r"|none|null|nil|undefined|true|false|empty|blank|optional|required|redacted|removed|hidden"
     r"|masked|pass|apikey|api[-_]key|value|string|default|sample|test|testing|dummy|fake|todo|tbd"
     r"|foo|bar|foobar|baz|placeholder|unknown|unset|not[-_]?set|n/?a"
 )
-# Identifier- or prose-shaped values: words (lower, UPPER, Capitalized,
-# camelCase humps of two or more lower-case letters, a last hump of one:
-# AccessKeyId) and numbers between separators.  A random mixed-case string
-# breaks the humps.  For keys that are not passwords a word or hump may end
-# in up to three digits (oauth2, sha256, Socks5Auth).
-_WORD = r"(?:[a-z]++|[A-Z]++[a-z]*+)(?:[A-Z][a-z]{2,}+)*+(?:[A-Z][a-z]?+)?+[A-Z]*+"
+# References to where a secret lives, by scheme (vault:secret/data/db#pw,
+# env:DB_PASSWORD, file:/run/secrets/x): the rest must read as a path.
+REFERENCE_SCHEMES = frozenset(
+    {"vault", "env", "file", "fd", "op", "ssm", "secretsmanager", "keyring", "keychain", "sops", "secret"}
+)
+# Values that are data, not credentials: dates and times, IPv6 and MAC
+# addresses, host names (lower case, the last label letters only) with a
+# port, e-mail addresses, version numbers and paths.
+STRUCTURED_PATTERN = (
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[Tt_][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?)?"
+    r"(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
+    r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:[.,][0-9]{1,9})?(?:[Zz]|[AaPp][Mm])?"
+    r"|(?=[0-9A-Fa-f]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:.]{2,45}(?:%[A-Za-z0-9]{1,16})?"
+    r"|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?::[0-9]{1,5})?"
+    r"|[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}"
+    r"|v?[0-9]{1,6}(?:\.[0-9]{1,6}){1,3}(?:[-+][0-9A-Za-z.-]{1,32})?"
+    r"|(?:~|\.{1,2})[/\\].*|/[^/]+/.*|[A-Za-z]:\\.*"
+)
+# A GPG key ID or fingerprint (signingkey = 3AA5C34371567BD2), after a key
+# that does not name a password.
+KEY_ID_PATTERN = r"(?:0x)?[0-9A-F]{16}|[0-9A-F]{40}"
+# Identifier- or prose-shaped values.  A word: lower case, UPPER case,
+# Capitalized or camelCase humps (of two or more lower-case letters, a last
+# hump of one: AccessKeyId, or trailing capitals: AccessKeyID).  A random
+# mixed-case string breaks the humps.
+_WORD = r"(?:[a-z]++|[A-Z]++[a-z]*+)(?:[A-Z][a-z]{2,}+)*+(?:[A-Z]{2,}+|[A-Z][a-z]?+)?+"
+# For keys that are not passwords a word or hump may end in up to three
+# digits (oauth2, sha256, HS256, Socks5Auth), but not after trailing
+# capitals ("latybNE266"), and a last capital stands alone only in a run
+# of them (AccessKeyID, AccessKeyId; not "…LdiP").
 _NUMBERED_WORD = (
-    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+)*+(?:[A-Z][a-z]?+)?+[A-Z]*+[0-9]{0,3}+"
+    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+)*+(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+)?+"
 )
 _SEPARATORS = r"[-_./:\\#@+=~&%?()\[\]]"
+# Words and numbers between any separators: what a placeholder or a path
+# is made of ("your-bot-token-goes-here", "vault:secret/data/db#pw").
 WORDISH_PATTERN = rf"{_SEPARATORS}*+(?:{_WORD}|[0-9]++)(?:{_SEPARATORS}++(?:{_WORD}|[0-9]++))*+{_SEPARATORS}*+"
 WORDISH_OR_NUMBERED_PATTERN = WORDISH_PATTERN.replace(_WORD, _NUMBERED_WORD)
+# A name after a key that is not a password: numbered words and numbers
+# between name punctuation only ("prod-db-credentials", "oauth2",
+# "Socks5Auth"); a symbol such as "#", "!" or "@" makes it a password
+# ("RG380#glgvm"), unless the value is a path (it has a "/").
+_NAME_SEPARATORS = r"[-_./:]"
+NAME_PATTERN = (
+    rf"{_NAME_SEPARATORS}*+(?:{_NUMBERED_WORD}|[0-9]++)(?:{_NAME_SEPARATORS}++(?:{_NUMBERED_WORD}|[0-9]++))*+"
+    rf"{_NAME_SEPARATORS}*+"
+)
+# A name after a key that names a password, judged strictly: words without
+# digits between name punctuation (getPassword, prod-db-credentials,
+# DB_PASSWORD), or numbers beside words of one case (backup-2024-11-30,
+# DB_PASSWORD_2).  A word glued to digits, a Capitalized word beside digits
+# or a symbol is a password: bakery2024summer, Qwerty_123, Welcome@123.
+_STRICT_WORD = r"(?:[A-Z]++|[A-Z]?+[a-z]++(?:[A-Z][a-z]++)*+[A-Z]{0,4}+)"
+STRICT_NAME_PATTERN = (
+    rf"[-_./]*+{_STRICT_WORD}(?:[-_./]++{_STRICT_WORD})*+[-_./]*+"
+    r"|[-_./]*+(?:[a-z]++|[0-9]++)(?:[-_./]++(?:[a-z]++|[0-9]++))*+[-_./]*+"
+    r"|[-_./]*+(?:[A-Z]++|[0-9]++)(?:[-_./]++(?:[A-Z]++|[0-9]++))*+[-_./]*+"
+)
+# Code that names a value rather than holding it: an identifier or an
+# attribute path, with subscripts or a call (cfg['db_pw'], settings.X).
+CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*+"
 # The words of a key, after splitting camelCase and separators.
-SECRET_WORDS = frozenset(
+PASSWORD_WORDS = frozenset(
     {
-        *("passwd", "password", "passwords", "passphrase", "passcode", "pwd", "secret", "secrets"),
-        *("token", "tokens", "auth", "authorization", "cred", "creds", "credential", "credentials"),
+        *("pass", "passwd", "password", "passwords", "passphrase", "passcode", "pwd", "passwort", "kennwort"),
+        *("passe", "passin", "passout"),
     }
+)
+SECRET_WORDS = PASSWORD_WORDS | frozenset(
+    {"secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential", "credentials"}
 )
 # A word ending in one of these names a secret too (dbpassword, clientsecret,
 # accesstoken, basicauth), unless it is an ordinary word.
 SECRET_WORD_ENDINGS = ("pass", "passwd", "password", "pwd", "secret", "token", "auth", "creds", "credentials")
+PASSWORD_WORD_ENDINGS = ("pass", "passwd", "password", "pwd")
 NOT_SECRET_WORDS = frozenset({"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"})
 # "key" names a secret only after one of these (api key, accessKey, …).
 KEY_QUALIFIERS = frozenset(
@@ -1048,6 +1267,7 @@ KEY_QUALIFIERS = frozenset(
         *("api", "access", "secret", "private", "signing", "encryption", "decryption", "master", "client"),
         *("app", "application", "auth", "service", "account", "aws", "session", "shared", "license"),
         *("consumer", "admin", "root", "deploy", "webhook", "hmac", "jwt", "db", "database", "storage"),
+        *("priv",),
     }
 )
 # A secret word followed by one of these is about the secret, not the
@@ -1083,6 +1303,21 @@ PLACEHOLDER_MARK = "example"
 MASK_TAIL_CHARS = 16
 MASK_MAX_DISTINCT = 3
 EXAMPLE_MARK = "EXAMPLE"
+# What a prose word before a key starts after; and the words before a key
+# that change its verdict ("API key", "csrf token").
+PROSE_WORD_START = frozenset(" \t\n\r\x00(\"'[{<")
+WORDS_BEFORE_A_KEY = KEY_QUALIFIERS | NOT_A_CREDENTIAL_BEFORE
+# A key's verdict: it names no secret, a secret, a password, or a password
+# unless a prose word precedes it ("pass:" in YAML, not "boarding pass: …").
+_NOT_SECRET, _SECRET, _PASSWORD, _PASSWORD_UNLESS_PROSE = range(4)
+# HTTP authentication schemes, also inside a quoted header value.
+AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey", "api-key", "key"})
+# What "pass" alone may follow to be a key: the start, a space, a query
+# string, XML, JSON or code ("user:pass" is a pair's name, not a key).
+KEY_OPENERS = frozenset(" \t\n\r\x00?&;<{(\"'[,$")
+# Words before "pass" that declare it rather than describe it (export
+# pass=…), unlike prose ("boarding pass: BA2490").
+DECLARATION_WORDS = frozenset({"export", "set", "let", "var", "const", "local", "declare", "readonly", "my", "our"})
 
 
 class _Scan:
@@ -1090,14 +1325,34 @@ class _Scan:
     row alone, or every plain row whose anchor starts with one character,
     each alternative closed by an empty marker group that names its row."""
 
-    __slots__ = ("judged_group", "merged", "regex", "rows")
+    __slots__ = (
+        "blanked",
+        "has_key",
+        "has_password",
+        "has_user",
+        "merged",
+        "non_ascii",
+        "regex",
+        "rows",
+        "value_group",
+    )
 
     def __init__(self, regex: re.Pattern[str], rows: dict[str | None, tuple[int, str, int]]) -> None:
         self.regex = regex
         self.rows = rows  # marker group (None: the only row) -> (table index, family, anchor length)
         self.merged = None not in rows
         groups = regex.groupindex
-        self.judged_group = "value" if "value" in groups else "secret" if "secret" in groups else None
+        self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
+        self.has_key = "key" in groups
+        # A key written in another script names a password by itself, and
+        # can only be found in text that is not plain ASCII.
+        self.non_ascii = "native" in groups
+        self.has_password = "password" in groups or self.non_ascii
+        self.has_user = "user" in groups
+        # Token shapes read the text with escapes before tokens blanked;
+        # keys, URLs and connection strings read it as written (a blanked
+        # "%21" would cut a URL-encoded password short).
+        self.blanked = self.value_group is None or not (self.has_key or self.has_password or self.has_user)
 
 
 class _SecretScanner:
@@ -1108,8 +1363,12 @@ class _SecretScanner:
         # Shapes that are secrets when their label carries a keyword.
         self.labelled: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = []
         # Plain rows by the first character of their anchor: one scan jumps
-        # to that character for all of them (a dozen rows start with "s").
-        plain: dict[str, list[str]] = {}
+        # to that character for all of them (a dozen rows start with "s"),
+        # and by the second within it, so that at each "s" only the rows
+        # that go on with its next character are tried ("sk-sk-…" costs the
+        # four "sk" rows, not twenty).
+        plain: dict[str, dict[str, list[str]]] = {}
+        firsts: dict[str, str] = {}
         markers: dict[str, dict[str | None, tuple[int, str, int]]] = {}
         for index, (family, pattern, keywords) in enumerate(SECRET_RULES):
             if keywords:
@@ -1120,20 +1379,41 @@ class _SecretScanner:
             source = pattern
             # A pattern that checks what precedes its anchor does so itself.
             if anchor[:1].isalnum() and not pattern.startswith("(?<", after):
-                source = f"{pattern[:after]}(?<!{IDENTIFIER_CHARS_CLASS}{anchor_source}){pattern[after:]}"
+                source = f"{pattern[:after]}{_token_start(anchor_source)}{pattern[after:]}"
             if "(?P<" in pattern or not anchor:
                 self.scans.append(_Scan(re.compile(source, re.ASCII), {None: (index, family, len(anchor))}))
                 continue
             marker = f"row{index}"
-            plain.setdefault(anchor[0], []).append(f"{source}(?P<{marker}>)")
+            pieces = _literal_pieces(anchor_source)
+            second = pieces[1] if len(pieces) > 1 else ""
+            firsts[anchor[0]] = pieces[0]
+            rest = source[len(pieces[0]) + len(second) :]
+            plain.setdefault(anchor[0], {}).setdefault(second, []).append(f"{rest}(?P<{marker}>)")
             markers.setdefault(anchor[0], {})[marker] = (index, family, len(anchor))
-        for first, alternatives in plain.items():
-            self.scans.append(_Scan(re.compile("|".join(alternatives), re.ASCII), markers[first]))
+        for first, by_second in plain.items():
+            branches = "|".join(f"{second}(?:{'|'.join(rests)})" for second, rests in by_second.items())
+            self.scans.append(_Scan(re.compile(f"{firsts[first]}(?:{branches})", re.ASCII), markers[first]))
+        self.escape = re.compile(_ESCAPES_BEFORE_A_SHAPE, re.ASCII)
         self.placeholder = re.compile(PLACEHOLDER_PATTERN, re.ASCII | re.IGNORECASE)
+        self.structured = re.compile(STRUCTURED_PATTERN, re.ASCII)
+        self.key_id = re.compile(KEY_ID_PATTERN, re.ASCII)
         self.wordish = re.compile(WORDISH_PATTERN, re.ASCII)
         self.wordish_or_numbered = re.compile(WORDISH_OR_NUMBERED_PATTERN, re.ASCII)
+        self.name = re.compile(NAME_PATTERN, re.ASCII)
+        self.strict_name = re.compile(STRICT_NAME_PATTERN, re.ASCII)
+        self.code = re.compile(CODE_PATTERN, re.ASCII)
+        self.identifier = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+        self.digit = re.compile(r"[0-9]", re.ASCII)
+        self.vowel = re.compile(r"[AEIOUYaeiouy]", re.ASCII)
+        self.lower_run = re.compile(r"[A-Z]?[a-z]++", re.ASCII)
         self.camel_hump = re.compile(r"(?<=[a-z0-9])(?=[A-Z])", re.ASCII)
         self.not_alnum = re.compile(r"[^a-z0-9]+", re.ASCII)
+        # Verdicts by key (the word before it, its identifier) and by value
+        # (the value, whether it must be a password): the same key or value
+        # repeated is judged once.  Both stay small: every entry was a
+        # judgement, and a text gets at most MAX_SECRET_CANDIDATES.
+        self.key_verdicts: dict[tuple[str, str], int] = {}
+        self.value_verdicts: dict[tuple[str, bool], bool] = {}
 
 
 def _literal_anchor(pattern: str) -> tuple[str, str]:
@@ -1157,6 +1437,18 @@ def _literal_anchor(pattern: str) -> tuple[str, str]:
     return "".join(anchor), pattern[:index]
 
 
+def _literal_pieces(anchor_source: str) -> list[str]:
+    """The source of each literal character of an anchor: ["S", "G", "\\\\."]
+    for r"SG\\."."""
+    pieces: list[str] = []
+    index = 0
+    while index < len(anchor_source):
+        width = 2 if anchor_source[index] == "\\" else 1
+        pieces.append(anchor_source[index : index + width])
+        index += width
+    return pieces
+
+
 _secret_scanner_cache: list[_SecretScanner] = []
 
 
@@ -1173,75 +1465,362 @@ def find_secret(text: str) -> tuple[int, str] | None:
 
     The offset is where the secret starts (for a judged value, where the
     value starts), always inside the field that holds it; the rule is a
-    family name from SECRET_RULES.  Nothing of the value is returned."""
+    family name from SECRET_RULES, or CANDIDATE_LIMIT_RULE where the text
+    holds more candidates than MAX_SECRET_CANDIDATES (the offset is then
+    that of the first candidate past the limit).  Nothing of the value is
+    returned."""
     scanner = _secret_scanner()
-    # Values already found to be words or placeholders, by the group that
-    # captured them: text that repeats one ("Password: Password" ten thousand
-    # times) is judged once.
-    plain_values: set[tuple[str, str]] = set()
+    scanner.key_verdicts.clear()
+    scanner.value_verdicts.clear()
     best: tuple[int, int, str] | None = None  # offset, table index, family
+    budget = MAX_SECRET_CANDIDATES
+    blanked = scanner.escape.sub(_ESCAPE_BLANKED, text) if "\\" in text or "%" in text else text
+    ascii_only = text.isascii()
     for scan in scanner.scans:
-        for match in scan.regex.finditer(text):
-            if best is not None and match.start() > best[0]:
+        if scan.non_ascii and ascii_only:
+            continue
+        search = scan.regex.search
+        scanned = blanked if scan.blanked else text
+        position = 0
+        while True:
+            match = search(scanned, position)
+            if match is None or (best is not None and match.start() > best[0]):
                 break
-            hit = _judge(scanner, scan, text, match, plain_values)
+            budget -= 1
+            if budget < 0:
+                hit: tuple[int, int, str] | None = (match.start(), -1, CANDIDATE_LIMIT_RULE)
+                resume = len(text)
+            else:
+                hit, resume = _judge(scanner, scan, scanned, match)
             if hit is not None:
                 if best is None or hit < best:
                     best = hit
                 break
+            position = max(resume, match.start() + 1)
+        if budget < 0:
+            break
     return None if best is None else (best[0], best[2])
 
 
 def _judge(
-    scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str], plain_values: set[tuple[str, str]]
-) -> tuple[int, int, str] | None:
-    """(offset, table index, family) when this match is a secret, else None."""
+    scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
+) -> tuple[tuple[int, int, str] | None, int]:
+    """(offset, table index, family) when this match is a secret, else None;
+    and where the scan resumes: after the match, or inside a quoted value
+    that was turned away, which may hold a credential of its own
+    (Token: "see notes; the password is …")."""
     index, family, anchor_chars = scan.rows[match.lastgroup if scan.merged else None]
-    group = scan.judged_group
+    group = scan.value_group
     if group is None:
-        found = match[0]
-        tail = found[-MASK_TAIL_CHARS:]
-        masked = len(found) > anchor_chars + MASK_TAIL_CHARS and len(set(tail)) <= MASK_MAX_DISTINCT
-        return None if masked or EXAMPLE_MARK in found else (match.start(), index, family)
-    value, offset = _unwrapped(match, group)
-    if (group, value) in plain_values:
-        return None
+        return (
+            None if _plain_is_placeholder(scanner, match[0], anchor_chars) else (match.start(), index, family)
+        ), match.end()
+    raw = match[group]
+    value, offset = _unwrapped(raw, match.start(group))
+    quoted = raw[0] in "\"'`" and raw[-1] == raw[0] and len(raw) > 1
+    resume = offset if quoted else match.end()
     if group == "secret":
-        if len(value) < MIN_VALUE_CHARS or _is_placeholder(scanner, value):
-            plain_values.add((group, value))
-            return None
-        return offset, index, _shape_inside(scanner, value) or family
-    # What the value alone says first: most values that reach here are words.
-    if not _random_enough(scanner, value):
-        plain_values.add((group, value))
-        return None
-    end = match.end(group)
-    if end < len(text) and text[end] in "([" and match[group][-1] not in "\"'`":
-        return None  # a call or a subscript: code that fetches the secret
-    key_start = match.start("key") if "key" in scan.regex.groupindex else -1
-    if key_start < 0:  # "sk-…", -p… or -u user:…; a word may end in digits ("-python3")
-        return None if scanner.wordish_or_numbered.fullmatch(value) else (offset, index, family)
-    label = _label(text, key_start, match.end("key"))
-    if label is None:
-        return None
-    folded = label.lower()  # per match: the key is a few characters
-    # A keyword labels the value from the key or the three words before it.
-    near = " ".join(label.rsplit(" ", LABEL_WORDS_BEFORE + 1)[-LABEL_WORDS_BEFORE - 1 :]).lower()
-    for labelled_family, shape, keywords in scanner.labelled:
-        if any(word in near for word in keywords) and shape.fullmatch(value):
-            return offset, index, labelled_family
-    # For a key that is not a password a word may end in digits (oauth2);
-    # a value that repeats its key, or the other way round, is code
-    # (Socks5Auth = Socks5Auth, "diskKey": flags.AddDiskKeyFlag).
-    is_password = "pass" in folded or "pwd" in folded
-    if not is_password and scanner.wordish_or_numbered.fullmatch(value):
-        return None
+        if not _is_secret_part(scanner, scan, match, raw[0] == "{", value):
+            return None, match.end()
+        return (offset, index, _shape_inside(scanner, value) or family), match.end()
+    password = scan.non_ascii or (scan.has_password and match["password"] is not None)
+    key_start = match.start("key") if scan.has_key else -1
+    if key_start >= 0:
+        key_end = match.end("key")
+        verdict, identifier_start = _key_verdict(scanner, text, key_start, key_end)
+        if verdict == _NOT_SECRET:
+            return None, resume
+        password = verdict != _SECRET
+        if quoted and " " in value:
+            # 'Authorization': 'Bearer …': the scheme inside the quotes.
+            scheme, _, rest = value.partition(" ")
+            if scheme.lower() in AUTH_SCHEMES and " " not in rest:
+                value, offset = rest, offset + len(scheme) + 1
+        between = text[key_end : match.start(group)]
+        if " " in between.strip(" \t\"'`"):
+            resume = min(resume, key_end)  # "to … is": what the words hold is scanned again
+        if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
+            return None, resume
+    if not _credential_value(scanner, value, password):
+        return None, resume
+    if key_start < 0:
+        return (offset, index, family), match.end()
+    identifier = text[identifier_start:key_end]
+    if _repeats_key(scanner, value, identifier):
+        return None, resume
+    if _holds_its_key(scanner, value, identifier):
+        return None, offset  # a pattern (s/password=.*/password=x/): judge what it holds
+    label = text[max(0, identifier_start - LABEL_LOOKBACK) : key_end].lower()
+    return (
+        offset,
+        index,
+        _labelled_family(scanner, value, label) or _shape_inside(scanner, value) or family,
+    ), match.end()
+
+
+def _plain_is_placeholder(scanner: _SecretScanner, found: str, anchor_chars: int) -> bool:
+    """A token shape that is a mask (ghp_xxxx…), an AWS documentation
+    example (…EXAMPLE) or a placeholder in the token's clothes: a body of
+    words with lower-case letters or separators (sk_test_yourSecretKeyHere,
+    xoxb-your-bot-token-goes-here, sk_live_environment).  An upper-case body
+    without separators stays a token: AWS key IDs are often all letters."""
+    tail = found[-MASK_TAIL_CHARS:]
+    if len(found) > anchor_chars + MASK_TAIL_CHARS and len(set(tail)) <= MASK_MAX_DISTINCT:
+        return True
+    if EXAMPLE_MARK in found:
+        return True
+    body = found[anchor_chars:]
+    if body.upper() == body and not any(char in body for char in "-_./"):
+        return False
+    return scanner.wordish.fullmatch(body) is not None
+
+
+def _is_secret_part(scanner: _SecretScanner, scan: _Scan, match: re.Match[str], braced: bool, value: str) -> bool:
+    """The password of a URL or connection string: anything but a
+    placeholder, a template (Pwd={cfg['db_pw']}), a port and path
+    (http://host:5173/@vite/…) or the user name again (postgres:postgres@,
+    a well-known default rather than a secret)."""
+    if len(value) < MIN_VALUE_CHARS or _is_placeholder(scanner, value):
+        return False
+    head = value.partition("[")[0].partition("(")[0]
+    if braced and scanner.code.fullmatch(value) and scanner.wordish_or_numbered.fullmatch(head):
+        return False
+    if scan.has_user:
+        port = value.partition("/")[0].partition("#")[0]
+        if port.isdigit() or value == match["user"]:
+            return False
+    return True
+
+
+def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: int) -> tuple[int, int]:
+    """Whether the key names a secret or a password, and where its
+    identifier starts.  The identifier is read back from the key to the
+    start of its run of identifier characters; the word before it counts
+    when prose puts one there ("API key", "csrf token", "mot de passe")."""
+    head = text[max(0, key_start - KEY_LOOKBACK) : key_start]
+    stripped = head.rstrip(IDENTIFIER_CHARS)
+    if not stripped and key_start >= KEY_LOOKBACK:
+        return _NOT_SECRET, key_start  # the tail of a blob
+    identifier_start = key_start - (len(head) - len(stripped))
+    identifier_start += min(_escape_length(stripped, text, identifier_start), key_start - identifier_start)
+    # Only a word that can change the verdict is kept, so that the verdict
+    # of one key is judged once whatever prose precedes it.
+    word = ""
+    if stripped.endswith((" ", "\t")):
+        words = stripped.rstrip(" \t")
+        word_start = len(words.rstrip(LETTERS))
+        if word_start == 0 or words[word_start - 1] in PROSE_WORD_START:
+            word = words[word_start:].lower()
+    before = word if word in WORDS_BEFORE_A_KEY else ""
+    identifier = text[identifier_start:key_end]
+    if stripped.endswith(("?", "&")) and identifier.lower() in ("key", "apikey"):
+        return _SECRET, identifier_start  # ?key=… in a URL: Google and other APIs
+    verdict = scanner.key_verdicts.get((before, identifier))
+    if verdict is None:
+        verdict = _names_a_secret(scanner, before, identifier)
+        scanner.key_verdicts[(before, identifier)] = verdict
+    if verdict == _PASSWORD_UNLESS_PROSE:
+        prose = bool(word) and word not in DECLARATION_WORDS
+        opens = not stripped or stripped[-1] in KEY_OPENERS
+        test_log = identifier == "PASS" and text.startswith(":", key_end)  # "--- PASS: TestV2API (0.01s)"
+        flag = identifier.startswith("-")  # mysql --pass …, openssl -pass pass:…
+        verdict = _PASSWORD if flag or (opens and not prose and not test_log) else _NOT_SECRET
+    return verdict, identifier_start
+
+
+def _escape_length(stripped: str, text: str, identifier_start: int) -> int:
+    """How much of an identifier is the tail of an escape before it: the "n"
+    of "\\napi_key", the "u0022" of "\\u0022api_key", the "22" of
+    "%22api_key"."""
+    head = text[identifier_start : identifier_start + 5]
+    if stripped.endswith("%"):
+        return 2 if _is_hex(head[:2], 2) else 0
+    if not stripped.endswith("\\"):
+        return 0
+    if head[:1] == "u":
+        return 5 if _is_hex(head[1:5], 4) else 0
+    if head[:1] == "x":
+        return 3 if _is_hex(head[1:3], 2) else 0
+    return 1 if head[:1] in ("n", "r", "t", "b", "f", "v", "0") else 0
+
+
+def _is_hex(chars: str, length: int) -> bool:
+    return len(chars) == length and all(char in "0123456789abcdefABCDEF" for char in chars)
+
+
+def _names_a_secret(scanner: _SecretScanner, before: str, identifier: str) -> int:
+    """Whether some word of the key names a secret (password, apiToken,
+    X-Api-Key, DB_PASS, "wifi password") and is not qualified away
+    (password_hash, max_tokens, publicKeyToken, --password-stdin); and
+    whether that word is a password's.  The key is read split at camelCase
+    humps and, only when that finds no secret word (a key in odd case:
+    pAsSwOrD), split at separators alone."""
+    for split_humps in (True, False):
+        words = _key_words(scanner, identifier, split_humps)
+        found = False
+        for index, word in enumerate(words):
+            previous = words[index - 1] if index else before
+            password = False
+            if word in ("key", "keys"):
+                names = previous in KEY_QUALIFIERS
+            elif word.endswith(("key", "keys")):
+                names = word.rstrip("s")[:-3] in KEY_QUALIFIERS
+            else:
+                password = word in PASSWORD_WORDS or (
+                    word.endswith(PASSWORD_WORD_ENDINGS) and word not in NOT_SECRET_WORDS
+                )
+                names = (
+                    password
+                    or word in SECRET_WORDS
+                    or (word.endswith(SECRET_WORD_ENDINGS) and word not in NOT_SECRET_WORDS)
+                )
+            found = found or names
+            if not names or not ABOUT_A_SECRET.isdisjoint(words[index + 1 :]) or previous in NOT_A_CREDENTIAL_BEFORE:
+                continue
+            if word == "pass" and index == 0:  # DB_PASS, smtp.pass; "pass:" alone unless prose names it
+                return _PASSWORD_UNLESS_PROSE
+            return _PASSWORD if password else _SECRET
+        if found:
+            return _NOT_SECRET
+    return _NOT_SECRET
+
+
+def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> list[str]:
+    """ "X-Api-Key" -> ["x", "api", "key"]; "clientSecret" -> ["client", "secret"]
+    (or ["clientsecret"] without splitting humps)."""
+    spaced = scanner.camel_hump.sub(" ", label) if split_humps else label
+    return [word for word in scanner.not_alnum.split(spaced.lower()) if word]
+
+
+def _connector_fits(text: str, between: str, identifier_start: int, value_end: int, quoted: bool) -> bool:
+    """What joins key and value, checked where the pattern cannot: a ">" is
+    an XML element only inside <key>…</ (not mongodb://<user>:<password>@…),
+    and a "," pairs a quoted key with a quoted value only."""
+    connector = between.lstrip("\\\"'`] \t")[:1]
+    if connector == ">":
+        opening = text[max(0, identifier_start - 32) : identifier_start]
+        in_tag = opening.endswith("<") or ("<" in opening and opening.rsplit("<", 1)[1].endswith(":"))
+        return in_tag and text.startswith("</", value_end)
+    if connector == ",":
+        return quoted and between.lstrip("\\")[:1] in ("'", '"')
+    return True
+
+
+def _repeats_key(scanner: _SecretScanner, value: str, identifier: str) -> bool:
+    """A value that is code repeating its key, or the other way round:
+    Socks5Auth = Socks5Auth, password = dbPassword2.  Only a value that
+    reads as an identifier counts: a random one may hold "key" by chance."""
+    if not scanner.code.fullmatch(value) or not scanner.wordish_or_numbered.fullmatch(value):
+        return False
     folded_value = value.lower()
-    if folded_value in folded or folded.rsplit(" ", 1)[-1] in folded_value:
-        return None
-    if not _names_a_secret(scanner, label):
-        return None
-    return offset, index, _shape_inside(scanner, value) or family
+    folded = identifier.lower()
+    words = _key_words(scanner, identifier, True)
+    return folded_value in folded or (bool(words) and words[-1] in folded_value)
+
+
+def _holds_its_key(scanner: _SecretScanner, value: str, identifier: str) -> bool:
+    """A value that assigns its own key again is an expression about the
+    key, a sed or regex pattern, not its value; the scan goes on inside it."""
+    words = _key_words(scanner, identifier, True)
+    folded = value.lower()
+    return bool(words) and (f"{words[-1]}=" in folded or f"{words[-1]}:" in folded)
+
+
+def _credential_value(scanner: _SecretScanner, value: str, password: bool) -> bool:
+    """A credential rather than a word, a name, a number, a placeholder, a
+    reference or data, judged by characters and entropy rather than by a
+    list of words: long enough, no space, a letter, not name-shaped (more
+    strictly after a key that names a password), and the entropy of a
+    random string of its length."""
+    verdict = scanner.value_verdicts.get((value, password))
+    if verdict is None:
+        verdict = _judge_value(scanner, value, password)
+        scanner.value_verdicts[(value, password)] = verdict
+    return verdict
+
+
+def _judge_value(scanner: _SecretScanner, value: str, password: bool) -> bool:
+    if len(value) < MIN_VALUE_CHARS or " " in value or "\t" in value or value.lower() == value.upper():
+        return False
+    if value.isalpha() and (value.islower() or value.isupper() or value[1:].islower()):
+        return False  # a word in any script: "stocké", "Пароль"
+    if _is_placeholder(scanner, value) or scanner.structured.fullmatch(value):
+        return False
+    if password:
+        if scanner.strict_name.fullmatch(value):
+            return False
+    elif (scanner.name.fullmatch(value) and _pronounceable(scanner, value)) or scanner.key_id.fullmatch(value):
+        return False
+    if "/" in value and scanner.wordish_or_numbered.fullmatch(value):
+        return False  # a path or a reference
+    return _entropy_enough(value)
+
+
+def _pronounceable(scanner: _SecretScanner, value: str) -> bool:
+    """Whether a name with both cases and digits reads like one: every run
+    of three or more letters with a lower-case one holds a vowel (Socks5Auth,
+    GPT2Tokenizer), as random characters in the shape of humps rarely do
+    ("jrxWhou1LdiP")."""
+    if value.lower() == value or value.upper() == value or not scanner.digit.search(value):
+        return True
+    return all(len(run) < 3 or scanner.vowel.search(run) for run in scanner.lower_run.findall(value))
+
+
+def _entropy_enough(value: str) -> bool:
+    """Shannon entropy of at least ENTROPY_BITS per character, relaxed for
+    short values; the count of distinct characters bounds it from above
+    and, when all differ, gives it."""
+    length = len(value)
+    needed = min(ENTROPY_BITS, math.log2(length) - ENTROPY_SLACK_BITS)
+    distinct = len(set(value))
+    if math.log2(distinct) < needed:
+        return False
+    if distinct == length:
+        return True
+    shares = [value.count(char) / length for char in set(value)]
+    return -sum(share * math.log2(share) for share in shares) >= needed
+
+
+def _is_placeholder(scanner: _SecretScanner, value: str) -> bool:
+    """A placeholder, a mask, template syntax or a reference; "example"
+    marks one only in a value made of words (example-token-123, not
+    MyExample#2024q), AWS's upper-case EXAMPLE anywhere."""
+    folded = value.lower()
+    if folded.endswith(PLACEHOLDER_ENDINGS) or EXAMPLE_MARK in value:
+        return True
+    if PLACEHOLDER_MARK in folded and scanner.wordish_or_numbered.fullmatch(value):
+        return True
+    if value[0] == "$" and scanner.identifier.fullmatch(value, 1) and scanner.wordish_or_numbered.fullmatch(value, 1):
+        return True  # $DB_PASSWORD, $token; not $uperS3cret
+    if scanner.placeholder.fullmatch(value):
+        return True
+    scheme, colon, rest = value.partition(":")
+    return (
+        bool(colon) and scheme.lower() in REFERENCE_SCHEMES and scanner.wordish_or_numbered.fullmatch(rest) is not None
+    )
+
+
+def _unwrapped(raw: str, offset: int) -> tuple[str, int]:
+    """The captured value without its quotes (or ODBC braces, or the
+    backslash of a JSON string's \\"…\\") or, bare, without the punctuation
+    that ends a sentence or closes Markdown emphasis; and where it starts."""
+    if len(raw) >= 2 and raw[0] + raw[-1] in ('""', "''", "``", "{}"):
+        inner = raw[1:-1]
+        return (inner[:-1] if inner.endswith("\\") else inner), offset + 1
+    value = raw.rstrip(".,:;")
+    # "!", "?" and "*" end a sentence or close emphasis after a word
+    # ("Strong!"), but belong to a password that has digits ("lhyky406KM!").
+    word = value.rstrip("!?*")
+    return (word if word.isalpha() else value), offset
+
+
+def _labelled_family(scanner: _SecretScanner, value: str, label: str) -> str | None:
+    """The family of a shape that is a secret when labelled with its
+    keyword: 40 base64 characters after "aws", a UUID after "heroku"."""
+    for family, shape, keywords in scanner.labelled:
+        if any(word in label for word in keywords) and shape.fullmatch(value):
+            return family
+    return None
 
 
 def _shape_inside(scanner: _SecretScanner, value: str) -> str | None:
@@ -1251,101 +1830,13 @@ def _shape_inside(scanner: _SecretScanner, value: str) -> str | None:
     win on offset), "apiKey": "sk-…" an sk- key."""
     best: tuple[int, int, str] | None = None
     for scan in scanner.scans:
-        if "key" not in scan.regex.groupindex:
+        if scan.value_group is None or not (scan.has_key or scan.has_password or scan.has_user):
             for match in scan.regex.finditer(value):
-                hit = _judge(scanner, scan, value, match, set())
+                hit = _judge(scanner, scan, value, match)[0]
                 if hit is not None:
                     best = hit if best is None else min(best, hit)
                     break
     return None if best is None else best[2]
-
-
-def _random_enough(scanner: _SecretScanner, value: str) -> bool:
-    """A credential rather than a word, a number, a placeholder or a
-    reference, judged by characters and entropy rather than by a list of
-    words: long enough, no space, a letter, not identifier-shaped, and the
-    entropy of a random string of its length."""
-    if len(value) < MIN_VALUE_CHARS or " " in value or value.lower() == value.upper():
-        return False
-    if scanner.wordish.fullmatch(value) or _is_placeholder(scanner, value):
-        return False
-    return _entropy_bits(value) >= min(ENTROPY_BITS, math.log2(len(value)) - ENTROPY_SLACK_BITS)
-
-
-def _entropy_bits(value: str) -> float:
-    length = len(value)
-    shares = [value.count(char) / length for char in set(value)]
-    return -sum(share * math.log2(share) for share in shares)
-
-
-def _is_placeholder(scanner: _SecretScanner, value: str) -> bool:
-    folded = value.lower()
-    if PLACEHOLDER_MARK in folded or folded.endswith(PLACEHOLDER_ENDINGS):
-        return True
-    return scanner.placeholder.fullmatch(value) is not None
-
-
-def _unwrapped(match: re.Match[str], group: str) -> tuple[str, int]:
-    """The captured value without its quotes (or ODBC braces) or, bare, without
-    the punctuation that ends a sentence or closes Markdown emphasis; and
-    where it starts."""
-    value = match[group]
-    offset = match.start(group)
-    if len(value) >= 2 and value[0] + value[-1] in ('""', "''", "``", "{}"):
-        return value[1:-1], offset + 1
-    return value.rstrip(".,:;!?*"), offset
-
-
-def _label(text: str, key_start: int, key_end: int) -> str | None:
-    """The key with the few words before it in the same field ("the wifi
-    password"); None when the key is the tail of a blob."""
-    start = key_start
-    limit = max(0, key_start - LABEL_LOOKBACK)
-    while start > limit and text[start - 1] in LABEL_CHARS:
-        start -= 1
-    if start == limit and limit > 0 and " " not in text[start:key_start]:
-        return None
-    return text[start:key_end]
-
-
-def _names_a_secret(scanner: _SecretScanner, label: str) -> bool:
-    """True when some word of the key names a secret (password, apiToken,
-    X-Api-Key, DB_PASS, "the wifi password") and is not qualified away
-    (password_hash, max_tokens, publicKeyToken, --password-stdin).  The key
-    is read split at camelCase humps and, only when that finds no secret
-    word (a key in odd case: pAsSwOrD), split at separators alone."""
-    identifier = label.rsplit(" ", 1)[-1]
-    for split_humps in (True, False):
-        words = _key_words(scanner, label, split_humps)
-        # Words before the secret word count against it within the key
-        # itself (max_input_tokens), but only the one right before it in prose.
-        key_start = len(words) - len(_key_words(scanner, identifier, split_humps))
-        found = False
-        for index, word in enumerate(words):
-            before = words[index - 1] if index else ""
-            if word in ("key", "keys"):
-                names = before in KEY_QUALIFIERS
-            elif word == "pass":  # DB_PASS, smtp.pass; not the "PASS:" of a test log
-                names = index > key_start
-            elif word.endswith(("key", "keys")):
-                names = word.rstrip("s")[:-3] in KEY_QUALIFIERS
-            else:
-                names = word in SECRET_WORDS or (word.endswith(SECRET_WORD_ENDINGS) and word not in NOT_SECRET_WORDS)
-            found = found or names
-            if not names or not ABOUT_A_SECRET.isdisjoint(words[index + 1 :]):
-                continue
-            if NOT_A_CREDENTIAL_BEFORE.isdisjoint([before, *words[key_start:index]]):
-                return True
-        if found:
-            return False
-    return False
-
-
-def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> list[str]:
-    """ "X-Api-Key" -> ["x", "api", "key"]; "clientSecret" -> ["client", "secret"]
-    (or ["clientsecret"] without splitting humps)."""
-    spaced = scanner.camel_hump.sub(" ", label) if split_humps else label
-    return [word for word in scanner.not_alnum.split(spaced.lower()) if word]
 
 
 # ---------------------------------------------------------------------------

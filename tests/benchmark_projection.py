@@ -9,8 +9,9 @@ commit, Graphify import (fresh interpreter), Graphify build+export, receipt;
 then end-to-end wall time and peak memory of the real command line, and the
 ratio of the adapter's own work to Graphify's build+export on the same
 extraction.  Then the budgets, hostile input for the secret scan (one prefix
-repeated to 2 MiB: through a fresh `--dry-run` process and as one giant text),
-and growth along each dimension.
+repeated to 2 MiB, or many distinct key=value pairs that each reach the
+judgement: through a fresh `--dry-run` process and in process), and growth
+along each dimension.
 
 `--quick` (what CI runs, so that the script cannot rot) prints the figures
 only: budgets are judged by hand on a full run.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -43,6 +45,34 @@ REPEAT = 3 if QUICK else 5
 # must be answered by a fresh process in under HOSTILE_BUDGET seconds.
 HOSTILE_PREFIXES = ("sk-", "eyJ", "://a:", "password=", "-----BEGIN ", "AKIA", "ghp_", "xox")
 HOSTILE_BUDGET = 0.5
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_HOSTILE_RNG = random.Random(9)
+
+
+def _random(length: int, alphabet: str = _ALNUM) -> str:
+    return "".join(_HOSTILE_RNG.choice(alphabet) for _ in range(length))
+
+
+# And, from the black-box review of the gate (its dos-*.json): many distinct
+# key=value pairs, each reaching the judgement with a value no cache has
+# seen; distinct keys and words too, which miss the key cache.
+HOSTILE_UNITS: dict[str, Callable[[], str]] = {
+    "pass=<6 random>": lambda: "pass=" + _random(6) + " ",
+    "token_id=<6 random>": lambda: "token_id=" + _random(6) + " ",
+    "max_tokens=<8 random>": lambda: "max_tokens=" + _random(8) + " ",
+    "csrf_token=<8 random>": lambda: "csrf_token=" + _random(8) + " ",
+    "public_key:<8 random>": lambda: "public_key:" + _random(8) + " ",
+    "Key:<7 random>": lambda: "Key:" + _random(7) + " ",
+    " -p<3 letters><3 digits>": lambda: " -p" + _random(3, "abcdefghijklmnopqrstuvwxyz") + _random(3, "0123456789"),
+    "token=<8 random>(": lambda: "token=" + _random(8) + "( ",
+    " --token <6 random>(": lambda: " --token " + _random(6) + "( ",
+    "max_tokens_<word>=<8 random>": lambda: (
+        "max_tokens_" + _random(5, "abcdefghijklmnopqrstuvwxyz") + "=" + _random(8) + " "
+    ),
+    "password=<three words>": lambda: (
+        "password=" + "-".join(_random(4, "abcdefghijklmnopqrstuvwxyz") for _ in range(3)) + " "
+    ),
+}
 
 
 def budget(text: str) -> str:
@@ -329,17 +359,26 @@ def budgets(workdir: str, largest: dict[str, float]) -> None:
     )
 
 
-def hostile_selection(prefix: str) -> dict[str, Any]:
-    """Summaries of 2,000 characters of one prefix repeated, as many as fit
+def hostile_text(unit: Callable[[], str]) -> str:
+    """2,000 characters of the unit repeated, each repetition made afresh."""
+    parts: list[str] = []
+    length = 0
+    while length < cp.MAX_TEXT_CHARS:
+        parts.append(unit())
+        length += len(parts[-1])
+    return "".join(parts)[: cp.MAX_TEXT_CHARS]
+
+
+def hostile_selection(unit: Callable[[], str]) -> dict[str, Any]:
+    """Summaries of 2,000 characters of one unit repeated, as many as fit
     just under 2 MiB: the most of it a selection can hold."""
-    text = (prefix * (cp.MAX_TEXT_CHARS // len(prefix) + 1))[: cp.MAX_TEXT_CHARS]
     summaries_per_branch = cp.MAX_SUMMARIES_PER_BRANCH
-    per_summary = len(json.dumps(text)) + 90
+    per_summary = len(json.dumps(hostile_text(unit))) + 90
     count = cp.MAX_SELECTION_BYTES // per_summary
     branches = []
     for b in range(count // summaries_per_branch + 1):
         summaries = [
-            {"summaryId": f"s-{m:03d}", "role": "user", "kind": "summary", "approved": True, "text": text}
+            {"summaryId": f"s-{m:03d}", "role": "user", "kind": "summary", "approved": True, "text": hostile_text(unit)}
             for m in range(min(summaries_per_branch, count - b * summaries_per_branch))
         ]
         if summaries:
@@ -351,24 +390,30 @@ def hostile_selection(prefix: str) -> dict[str, Any]:
 
 
 def hostile(workdir: str) -> None:
-    """The secret scan on its worst input: one prefix repeated, through the
+    """The secret scan on its worst input: one prefix repeated, or many
+    distinct key=value pairs that each reach the judgement, through the
     whole command line (a fresh `--dry-run` process reading, parsing and
     validating a 2 MiB selection of 2,000-character summaries), and in
-    process on one giant 2 Mi-character text."""
+    process on the selection's texts joined as the validation joins them."""
     print("\n## Hostile input for the secret scan")
     state_root = os.path.join(workdir, "hostile-state")
-    for prefix in HOSTILE_PREFIXES:
+    units: dict[str, Callable[[], str]] = {repr(prefix): (lambda prefix=prefix: prefix) for prefix in HOSTILE_PREFIXES}
+    units.update(HOSTILE_UNITS)
+    for name, unit in units.items():
         path = os.path.join(workdir, "hostile.json")
-        data = json.dumps(hostile_selection(prefix)).encode()
+        value = hostile_selection(unit)
+        data = json.dumps(value).encode()
         with open(path, "wb") as handle:
             handle.write(data)
         runs = [run_cli(["--state-root", state_root, "--selection", path, "--dry-run"]) for _ in range(REPEAT)]
         wall = statistics.median(r[0] for r in runs)
-        giant = (prefix * (len(data) // len(prefix) + 1))[: len(data)]
-        scan = median_time(lambda giant=giant: cp.find_secret(giant))
+        joined = "\x00".join(s["text"] for b in value["branches"] for s in b["summaries"])
+        scan = median_time(lambda joined=joined: cp.find_secret(joined))
+        hit = cp.find_secret(joined)
         print(
-            f"- {prefix!r} x {len(data) / 1048576:.2f} MiB: --dry-run {runs[0][2]} in {wall * 1000:.0f} ms wall"
-            f"{budget(f'{HOSTILE_BUDGET * 1000:.0f} ms')}; one giant text scanned in {scan * 1000:.0f} ms"
+            f"- {name} x {len(data) / 1048576:.2f} MiB: --dry-run {runs[0][2]}"
+            f"{'' if hit is None else f' ({hit[1]})'} in {wall * 1000:.0f} ms wall"
+            f"{budget(f'{HOSTILE_BUDGET * 1000:.0f} ms')}; the joined texts scanned in {scan * 1000:.0f} ms"
         )
 
 

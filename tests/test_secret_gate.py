@@ -21,6 +21,7 @@ import string
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from collections.abc import Callable
 
@@ -67,6 +68,19 @@ def password(rng: random.Random) -> str:
     return "".join(parts)
 
 
+def human_password(rng: random.Random) -> str:
+    """A password as people choose them: a capitalized made-up word, a
+    symbol and digits (Welcome@123, Qwerty_123 in shape, never in letters)."""
+    word = rng.choice(UPPER) + rand(LOWER, rng.randint(4, 7), rng)
+    return word + rng.choice("@#_!") + rand(DIGITS, rng.randint(3, 4), rng)
+
+
+def symbol_password(rng: random.Random) -> str:
+    """A made-up password with an unencoded "#" or "/" in it, as pasted into
+    a URL's credentials."""
+    return password(rng) + rng.choice("#/") + rand(ALNUM, 4, rng)
+
+
 def uuid(rng: random.Random) -> str:
     return "-".join(rand(HEX, n, rng) for n in (8, 4, 4, 4, 12))
 
@@ -87,6 +101,18 @@ EXAMPLES: dict[str, Maker] = {
         f"{BEGIN} {PRIVATE_KEY}-----\nMIIEvQ{rand(B64, 40, rng)}",
         "---- BEGIN SSH2 ENCRYPTED " + PRIVATE_KEY + " ----\nComment: x\n" + rand(B64, 40, rng),
         "PuTTY-User-" + "Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\n" + rand(B64, 40, rng),
+        # Bodies pasted without their header: PKCS#1, PKCS#8, SEC1, Ed25519,
+        # openssh-key-v1; and a JWK's private member.
+        "MII" + "EowIBAAK" + "CAQEA" + mixed(B64, 300, rng),
+        "MII" + "EvQIBADAN" + "BgkqhkiG9w0BAQEFAASC" + mixed(B64, 200, rng),
+        "MHc" + "CAQEEI" + mixed(B64, 120, rng),
+        "MC4" + "CAQAwBQYDK2VwBCIEI" + mixed(B64, 43, rng),
+        "b3BlbnNzaC1rZXk" + "tdjEAAAAABG5vbmU" + mixed(B64, 100, rng),
+        '{"kty": "OKP", "crv": "Ed25519", "x": "'
+        + mixed(URLSAFE, 43, rng)
+        + '", "d": "'
+        + mixed(URLSAFE, 43, rng)
+        + '"}',
     ],
     "age-secret-key": three(lambda rng: "AGE-SECRET-" + "KEY-1" + rand(BECH32_UPPER, 58, rng)),
     # Cloud providers.
@@ -220,6 +246,22 @@ EXAMPLES: dict[str, Maker] = {
     "easypost-token": three(lambda rng: "EZ" + rng.choice("AT") + "K" + mixed(ALNUM, 54, rng)),
     "maxmind-license-key": three(lambda rng: mixed(ALNUM, 6, rng) + "_" + mixed(ALNUM, 29, rng) + "_mm" + "k"),
     "clickhouse-api-secret": three(lambda rng: "4b" + "1d" + mixed(ALNUM, 38, rng)),
+    "tailscale-key": lambda rng: [
+        "tskey" + "-auth-" + mixed(ALNUM, 12, rng) + "-" + mixed(ALNUM, 32, rng),
+        "tskey" + "-api-" + mixed(ALNUM, 12, rng) + "-" + mixed(ALNUM, 18, rng),
+        "tskey" + "-client-" + mixed(ALNUM, 12, rng) + "-" + mixed(ALNUM, 30, rng),
+    ],
+    "supabase-token": lambda rng: [
+        "sb" + "p_" + mixed(HEX, 40, rng),
+        "sb" + "_secret_" + mixed(URLSAFE, 31, rng),
+        "sb" + "_secret_" + mixed(ALNUM, 31, rng),
+    ],
+    "netlify-token": lambda rng: [
+        "nf" + "p_" + mixed(ALNUM, 36, rng),
+        "nf" + "p_" + mixed(ALNUM, 40, rng),
+        "nf" + "p_" + mixed(ALNUM + "_", 38, rng),
+    ],
+    "render-api-key": three(lambda rng: "rn" + "d_" + mixed(ALNUM, 32, rng)),
     # Payment and commerce.
     "stripe-api-key": lambda rng: [
         "sk" + "_test_" + mixed(ALNUM, 24, rng),
@@ -248,6 +290,11 @@ EXAMPLES: dict[str, Maker] = {
     "duffel-token": three(lambda rng: "duffel" + "_test_" + mixed(URLSAFE, 43, rng)),
     "shippo-token": three(lambda rng: "shippo" + "_live_" + mixed(HEX, 40, rng)),
     "facebook-access-token": three(lambda rng: "EA" + "AC" + mixed(ALNUM, 140, rng)),
+    "razorpay-key": lambda rng: [
+        "rzp" + "_live_" + mixed(ALNUM, 14, rng),
+        "rzp" + "_test_" + mixed(ALNUM, 14, rng),
+        "rzp" + "_live_" + mixed(ALNUM, 14, rng),
+    ],
     # Messaging and chat.
     "slack-token": lambda rng: [
         "xo" + "xb-" + rand(DIGITS, 12, rng) + "-" + rand(DIGITS, 13, rng) + "-" + mixed(ALNUM, 24, rng),
@@ -321,6 +368,7 @@ EXAMPLES: dict[str, Maker] = {
         lambda rng: "lsv2" + "_" + rng.choice(("pt", "sk")) + "_" + mixed(HEX, 32, rng) + "_" + mixed(HEX, 10, rng)
     ),
     "xai-api-key": three(lambda rng: "xa" + "i-" + mixed(ALNUM, 80, rng)),
+    "pinecone-api-key": three(lambda rng: "pcsk" + "_" + mixed(ALNUM, 6, rng) + "_" + mixed(ALNUM, 60, rng)),
     # Observability and SaaS APIs.
     "grafana-token": lambda rng: [
         "gl" + "c_" + mixed(B64, 80, rng),
@@ -344,6 +392,18 @@ EXAMPLES: dict[str, Maker] = {
     "frameio-token": three(lambda rng: "fio" + "-u-" + mixed(URLSAFE, 64, rng)),
     "adobe-client-secret": three(lambda rng: "p8" + "e-" + mixed(ALNUM, 32, rng)),
     "mapbox-secret-token": three(lambda rng: "sk" + ".eyJ" + mixed(URLSAFE, 60, rng) + "." + mixed(URLSAFE, 22, rng)),
+    "intra42-client-secret": lambda rng: [
+        "s-s4t2" + "ud-" + mixed(HEX, 64, rng),
+        "s-s4t2" + "af-" + mixed(HEX, 64, rng),
+        "s-s4t2" + "ud-" + mixed(HEX, 64, rng),
+    ],
+    "figma-token": three(lambda rng: "fig" + "d_" + mixed(URLSAFE, 40, rng)),
+    "contentful-token": three(lambda rng: "CFPAT" + "-" + mixed(URLSAFE, 43, rng)),
+    "hubspot-token": lambda rng: [
+        "pat" + "-na1-" + uuid(rng),
+        "pat" + "-eu1-" + uuid(rng),
+        "pat" + "-na2-" + uuid(rng),
+    ],
     # Secret managers.
     "vault-token": lambda rng: [
         "hv" + "s." + mixed(URLSAFE, 95, rng),
@@ -364,16 +424,21 @@ EXAMPLES: dict[str, Maker] = {
     ),
     "onepassword-service-account-token": three(lambda rng: "op" + "s_eyJ" + mixed(B64, 300, rng)),
     # Credentials in any text.
-    "jwt": three(
-        lambda rng: (
-            "ey" + "J" + mixed(URLSAFE, 30, rng) + ".ey" + "J" + mixed(URLSAFE, 80, rng) + "." + mixed(URLSAFE, 43, rng)
-        )
-    ),
+    "jwt": lambda rng: [
+        "ey" + "J" + mixed(URLSAFE, 30, rng) + ".ey" + "J" + mixed(URLSAFE, 80, rng) + "." + mixed(URLSAFE, 43, rng),
+        "ey" + "J" + mixed(URLSAFE, 20, rng) + ".ey" + "J" + mixed(URLSAFE, 60, rng) + "." + mixed(URLSAFE, 43, rng),
+        # A JWT base64-encoded once more.
+        "ZXlK" + "aGJHY2lPaU" + mixed(B64, 120, rng),
+        "ZXlK" + "MGVYQWlPaUp" + mixed(B64, 90, rng),
+    ],
     "url-credentials": lambda rng: [
         "postgres://admin:" + password(rng) + "@db.internal:5432/app",
         "https://deploy:" + password(rng) + "@git.example.org/team/repo.git",
         "redis://default:" + password(rng) + "@cache.internal:6379/0",
         "amqp://svc:" + password(rng) + "@queue.internal/vhost",
+        "redis://:" + password(rng) + "@cache.internal:6379/0",
+        "mongodb+srv://app:" + symbol_password(rng) + "@cluster0.example.mongodb.net/db",
+        "https://deploy:" + symbol_password(rng) + "#@git.example.org/team/repo.git",
     ],
     "connection-string-password": lambda rng: [
         "Server=tcp:db.example.org,1433;Database=app;User ID=app;Password=" + password(rng) + ";Encrypt=True",
@@ -386,6 +451,15 @@ EXAMPLES: dict[str, Maker] = {
         "docker login --username ci --password " + password(rng) + " registry.example.org",
         "curl -u deploy:" + password(rng) + " https://api.example.org/v1",
         "tool --api-key " + mixed(ALNUM, 32, rng),
+        "app --db.password " + password(rng),
+        "docker login -u bob -p " + password(rng) + " registry.example.org",
+        "mysql -u root -p'" + password(rng) + "' app",
+        "sshpass -p '" + password(rng) + "' ssh admin@10.0.0.5",
+        "redis-cli -h cache -a " + password(rng) + " ping",
+        "ldapsearch -x -D 'cn=admin,dc=example,dc=org' -w " + password(rng) + " -b dc=example,dc=org",
+        "smbclient //srv/share -U bob%" + password(rng),
+        "sqlplus system/" + password(rng) + "@orcl",
+        "openssl pkcs12 -export -passout pass:" + password(rng) + " -out c.p12",
     ],
     "credential-assignment": lambda rng: [
         "password=" + password(rng),
@@ -404,6 +478,47 @@ EXAMPLES: dict[str, Maker] = {
         '"private_key": "' + mixed(B64, 44, rng) + '"',
         "credentials: " + mixed(ALNUM, 28, rng),
         "[database]\nuser = app\npwd = " + password(rng),
+        # Keys and syntaxes: "pass" alone, priv_key, keys longer than 48
+        # characters, define(), a (user, password) pair, NuGet, Kubernetes,
+        # SQL, prose, other languages.
+        "smtp:\n  user: bob\n  pass: " + mixed(ALNUM, 16, rng),
+        "priv_key=" + mixed(B64, 44, rng),
+        "privkey: " + mixed(B64, 44, rng),
+        "spring.security.oauth2.client.registration.google.client-secret=" + mixed(URLSAFE, 24, rng),
+        "MY_COMPANY_PRODUCTION_EU_WEST_1_DATABASE_PRIMARY_MASTER_PASSWORD=" + password(rng),
+        "define( 'DB_PASSWORD', '" + password(rng) + "' );",
+        'auth = ("deploy", "' + password(rng) + '")',
+        '<add key="ClearText' + 'Password" value="' + password(rng) + '" />',
+        '<add key="ApiKey" value="' + mixed(ALNUM, 32, rng) + '" />',
+        'env:\n- name: DB_PASSWORD\n  value: "' + password(rng) + '"',
+        '{"name": "DB_PASSWORD", "value": "' + password(rng) + '"}',
+        "CREATE USER app WITH PASSWORD '" + password(rng) + "';",
+        "The password for the NAS is " + password(rng),
+        "I set the admin password to " + password(rng) + " yesterday",
+        "\u5bc6\u7801\uff1a" + password(rng),
+        "Passwort: " + password(rng),
+        "Le mot de passe est " + password(rng),
+        "\u041f\u0430\u0440\u043e\u043b\u044c: " + password(rng),
+        "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f " + password(rng) + " \u3067\u3059",
+        "machine api.example.org login bob password " + password(rng),
+        # Passwords people choose, after a key that names a password.
+        "GF_SECURITY_ADMIN_PASSWORD=" + human_password(rng),
+        'POSTGRES_PASSWORD: "' + human_password(rng) + '"',
+        "password=My" + "Pass" + "word#" + rand(DIGITS, 4, rng),
+        "password=$" + rand(LOWER, 4, rng) + rng.choice(UPPER) + rng.choice(DIGITS) + rand(LOWER, 4, rng) + "!",
+        "SECRET=my" + "secret-" + rng.choice(DIGITS) + mixed(ALNUM, 7, rng),
+        # After a key that names another secret: a symbol or digits glued
+        # after capitals make a password, not a name.
+        "token: " + rand(UPPER, 2, rng) + rand(DIGITS, 3, rng) + "#" + rand(LOWER, 5, rng),
+        "apiKey: " + rand(LOWER, 5, rng) + rand(UPPER, 2, rng) + rand(DIGITS, 3, rng) + "!",
+        # Inside a quoted value that is itself turned away.
+        'Token: "see notes; the password is ' + mixed(ALNUM, 12, rng) + '"',
+        '"passwordHint": "the password is ' + mixed(ALNUM, 12, rng) + '"',
+        'max_tokens: "100 tokens, api_key=' + mixed(ALNUM, 12, rng) + '"',
+        # Escaped JSON and a header inside quotes.
+        '{\\"password\\": \\"' + password(rng) + '\\"}',
+        "\\napi_key=" + mixed(ALNUM, 24, rng),
+        "headers = {'Authorization': 'Bearer " + mixed(URLSAFE, 40, rng) + "'}",
     ],
 }
 
@@ -594,8 +709,81 @@ def glued_tokens(seed: int) -> list[str]:
     ]
 
 
+def reviewed_look_alikes(seed: int) -> list[str]:
+    """What a black-box review found refused and must pass: template
+    syntax read as XML, timestamps, addresses and key IDs after secret
+    words, documentation placeholders in a token's clothes, a PEM header
+    in prose, an f-string, port mappings, dev-server URLs, well-known
+    default credentials, prose about passes, patterns that name a key."""
+    rng = random.Random(seed)
+    day = f"20{rand(DIGITS, 2, rng)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
+    stamp = f"{day}T1{rng.randint(0, 9)}:2{rng.randint(0, 9)}:3{rng.randint(0, 9)}"
+    host = "fe80::" + ":".join(rand(HEX, 4, rng) for _ in range(4))
+    return [
+        "mongodb+srv://<username>:<password>@cluster0.mongodb.net",
+        "Connect with postgres://<user>:<password>@db.internal:5432/app",
+        f'tokenIssuedAt: "{stamp}.123Z"',
+        f"auth_time={stamp}Z",
+        f"password_set: {stamp}+02:00",
+        f"last_password_change: {stamp}Z",
+        f"auth_host: {host}",
+        "password_host=db01.prod.internal:5432",
+        "auth_server: cache.svc.cluster.local:6379",
+        "auth_user: alice.smith@example.org",
+        "token_version: 2.3.1-rc.1",
+        "[user]\n\tsigningkey = " + rand(HEX.upper(), 16, rng),
+        "signingKey: 0x" + rand(HEX.upper(), 16, rng),
+        "sk" + "_test_yourSecretKeyHere",
+        "sk" + "-proj-REPLACE_WITH_YOUR_OWN_OPENAI_API_KEY_HERE_PLEASE",
+        "xo" + "xb-your-bot-token-goes-here",
+        "gl" + "pat-your-personal-access-token",
+        "hv" + "s.your-vault-token-goes-here-x",
+        "np" + "m_YourNpmTokenGoesHere" + "X" * 16,
+        "https://hooks." + "slack.com/services/YOUR/WEBHOOK/URL_GOES_HERE",
+        "STRIPE_KEY=sk" + "_live_environment",
+        "rk" + "_test_configuration_v2",
+        BEGIN + " RSA " + PRIVATE_KEY + "----- is what the file starts with (don't paste it)",
+        "conn = f\"Server=db;Uid=sa;Pwd={cfg['db_pw']};\"",
+        "docker run -p 8080:80 -e MODE=prod nginx",
+        "docker run -p 127.0.0.1:8443:443/tcp app",
+        "ssh -p 2222 deploy@bastion",
+        "mkdir -p ~/.venvs/tools && cargo test -p my-crate",
+        "python -m pytest -p no:cacheprovider",
+        "Open http://localhost:5173/@vite/client and http://localhost:3000/src/@fs/app.js",
+        "postgresql://postgres:postgres@localhost:5432/postgres",
+        "amqp://guest:guest@localhost:5672/",
+        "Boarding pass: BA" + rand(DIGITS, 4, rng) + " seat 12A",
+        "PASS: test_login_flow (0.12s)",
+        "--- PASS: TestV2API (0.01s)",
+        "Le mot de passe est stock\u00e9 dans le coffre-fort.",
+        "Das Passwort ist sicher.",
+        "sed -i 's/password=.*/password=REDACTED/' app.ini",
+        '["token", "password", "secret"]',
+        '<add key="LogLevel" value="Verbose" />',
+        "The token for this request is expired.",
+        "The secret of success is Consistency.",
+        "The key to success is Practice.",
+        "AWS_SECRET_ACCESS_KEY=" + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLE" + "KEY",
+        "password: vault:secret/data/prod/db#password",
+        "api_key: env:OPENAI_API_KEY",
+        "Authorization: Bearer <token>",
+        "headers = {'Authorization': 'Bearer ' + token}",
+        'secret_name = "prod/app/db"',
+        "base64 of 'user:pass' is the Basic header value",
+        "auth = Socks5Auth(proxy)",
+        "token = os.getenv('GITHUB_TOKEN') or die()",
+    ]
+
+
 def look_alikes() -> list[str]:
-    return [*PROSE_ABOUT_SECRETS, *REFERENCES, *FIXED_LOOK_ALIKES, *glued_tokens(12), *generated_look_alikes(11)]
+    return [
+        *PROSE_ABOUT_SECRETS,
+        *REFERENCES,
+        *FIXED_LOOK_ALIKES,
+        *glued_tokens(12),
+        *generated_look_alikes(11),
+        *reviewed_look_alikes(13),
+    ]
 
 
 class TestCorpus(unittest.TestCase):
@@ -679,6 +867,57 @@ class TestJudgement(unittest.TestCase):
             with self.subTest(value=value):
                 self.assertIsNone(cp.find_secret(f'password: "{value}"'))
 
+    def test_a_credential_inside_a_turned_away_quoted_value_is_found(self) -> None:
+        for text in (
+            f'Token: "see notes; the password is {MADE_UP}"',
+            f'"passwordHint": "the password is {MADE_UP}"',
+            f'max_tokens: "100 tokens, api_key={MADE_UP}"',
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+
+    def test_tokens_right_after_an_escape_are_found(self) -> None:
+        """A JSON string's \\n or \\u0022, or a URL's %22, right before a
+        token does not make it continue a longer token."""
+        rng = random.Random(21)
+        for family, make in EXAMPLES.items():
+            example = make(rng)[0]
+            expected = cp.find_secret(example)
+            assert expected is not None
+            for escape in ("\\n", "\\t", "\\r\\n", "\\u0022", "\\x22", "%22", "%3D"):
+                prefix = "deploy step 3" + escape
+                with self.subTest(family=family, escape=escape):
+                    self.assertEqual(cp.find_secret(prefix + example), (expected[0] + len(prefix), family))
+
+    def test_passwords_people_choose_are_flagged_after_a_password_key(self) -> None:
+        rng = random.Random(22)
+        for _ in range(200):
+            value = human_password(rng)
+            for key in ("password=", "POSTGRES_PASSWORD: ", "DB_PASS=", "pwd = "):
+                with self.subTest(value=value, key=key):
+                    self.assertEqual(cp.find_secret(key + value), (len(key), "credential-assignment"))
+
+    def test_names_and_words_pass_after_a_password_key(self) -> None:
+        for value in (
+            "getPassword",
+            "prod-db-credentials",
+            "backup-2024-11-30",
+            "DB_PASSWORD_2",
+            "Welcome",
+            "stock\u00e9",
+        ):
+            with self.subTest(value=value):
+                self.assertIsNone(cp.find_secret(f"password: {value}"))
+
+    def test_url_credentials_with_an_empty_user_or_a_raw_slash_or_hash(self) -> None:
+        for url in (
+            f"redis://:{MADE_UP}@cache:6379/0",
+            f"mongodb+srv://app:{MADE_UP}#@cluster0.example.org/db",
+            f"https://deploy:{MADE_UP[:6]}/{MADE_UP[6:]}@git.example.org/x",
+        ):
+            with self.subTest(url=url):
+                self.assertEqual(cp.find_secret(url), (url.index(MADE_UP[:6]), "url-credentials"))
+
     def test_the_value_is_never_returned(self) -> None:
         result = cp.find_secret(f"password={MADE_UP}")
         self.assertIsNotNone(result)
@@ -755,11 +994,102 @@ class TestFields(unittest.TestCase):
                     self.assertEqual(whole is None, all(a is None for a in alone))
 
 
+def two_mebibytes(unit: Callable[[], str]) -> str:
+    """Fields of 2,000 characters, each the unit repeated with fresh
+    randomness, joined by NUL as the caller joins a selection's fields: a
+    text as large as a 2 MiB selection can hold."""
+    fields = []
+    for _ in range(1040):
+        parts: list[str] = []
+        length = 0
+        while length < 2000:
+            parts.append(unit())
+            length += len(parts[-1])
+        fields.append("".join(parts)[:2000])
+    return "\x00".join(fields)
+
+
+def hostile_units(rng: random.Random) -> dict[str, Callable[[], str]]:
+    """Inputs that once made the scan slow: one prefix repeated (issue 9),
+    and many distinct key=value pairs that each reach the judgement (the
+    black-box review's dos-*.json), plus distinct keys, words and values
+    that miss every cache."""
+    units: dict[str, Callable[[], str]] = {
+        f"{prefix!r} repeated": (lambda prefix=prefix: prefix)
+        for prefix in ("sk-", "eyJ", "://a:", "password=", BEGIN + " ", "AK" + "IA", "gh" + "p_", "xox", '"d": "')
+    }
+    units.update(
+        {
+            "pass=<6 mixed>": lambda: "pass=" + mixed(ALNUM, 6, rng) + " ",
+            "pass=<6 upper and digits>": lambda: "pass=" + mixed(UPPER + DIGITS, 6, rng) + " ",
+            "token_id=<6>": lambda: "token_id=" + mixed(ALNUM, 6, rng) + " ",
+            "max_tokens=<8>": lambda: "max_tokens=" + mixed(ALNUM, 8, rng) + " ",
+            "csrf_token=<8>": lambda: "csrf_token=" + mixed(ALNUM, 8, rng) + " ",
+            "public_key:<8>": lambda: "public_key:" + mixed(ALNUM, 8, rng) + " ",
+            "Key:<7>": lambda: "Key:" + mixed(ALNUM, 7, rng) + " ",
+            " -p<3 letters><3 digits>": lambda: " -p" + rand(LOWER, 3, rng) + rand(DIGITS, 3, rng),
+            "token=<8>(": lambda: "token=" + mixed(ALNUM, 8, rng) + "( ",
+            " --token <6>(": lambda: " --token " + mixed(ALNUM, 6, rng) + "( ",
+            "distinct non-secret keys": lambda: "max_tokens_" + rand(LOWER, 5, rng) + "=" + mixed(ALNUM, 8, rng) + " ",
+            "distinct names after a password key": lambda: (
+                "password=" + "-".join(rand(LOWER, 4, rng) for _ in range(3)) + " "
+            ),
+            "distinct quoted prose": lambda: 'token: "' + " ".join(rand(LOWER, 5, rng) for _ in range(3)) + '" ',
+            "distinct default URL credentials": lambda: " redis://{0}:{0}@h ".format(rand(LOWER, 6, rng)),
+            "masks in a token's shape": lambda: " AK" + "IA" + "X" * 12 + rand("XY", 4, rng) + " ",
+        }
+    )
+    return units
+
+
+class TestLinearTime(unittest.TestCase):
+    """The whole selection must be answered by a fresh process in under
+    half a second (issue 9, review finding 2); here the scan alone, in
+    process, with a generous bound, so that a quadratic scan or an
+    expensive judgement per match fails."""
+
+    BOUND_SECONDS = 1.5
+
+    def test_hostile_two_mebibyte_texts_are_scanned_quickly(self) -> None:
+        rng = random.Random(31)
+        figures = []
+        for name, unit in hostile_units(rng).items():
+            text = two_mebibytes(unit)
+            started = time.perf_counter()
+            hit = cp.find_secret(text)
+            elapsed = time.perf_counter() - started
+            figures.append(f"  {name}: {elapsed * 1000:.0f} ms, {None if hit is None else hit[1]}")
+            with self.subTest(name=name):
+                self.assertLess(elapsed, self.BOUND_SECONDS)
+        print("\nsecret scan of 2 MiB hostile texts:\n" + "\n".join(figures))
+
+    def test_a_text_with_too_many_candidates_is_refused_whole(self) -> None:
+        """The bound on judgements cannot let a secret through: past it the
+        text is refused, at the first candidate it could not judge."""
+        rng = random.Random(32)
+        unit = "max_tokens=" + mixed(ALNUM, 8, rng) + " "
+        secret = f" password={MADE_UP}"
+        text = unit * cp.MAX_SECRET_CANDIDATES + "\x00" + unit * 10 + secret
+        hit = cp.find_secret(text)
+        assert hit is not None
+        self.assertEqual(hit[1], cp.CANDIDATE_LIMIT_RULE)
+        self.assertEqual(text.rfind("\x00", 0, hit[0]), len(unit) * cp.MAX_SECRET_CANDIDATES, "in the second field")
+        # At the limit, not past it, every candidate is judged.
+        below = unit * (cp.MAX_SECRET_CANDIDATES - 1)
+        self.assertEqual(cp.find_secret(below + secret), (len(below) + 10, "credential-assignment"))
+        self.assertIsNone(cp.find_secret(below))
+
+    def test_ordinary_text_stays_far_below_the_limit(self) -> None:
+        text = "\x00".join(look_alikes() * 4)
+        self.assertIsNone(cp.find_secret(text))
+
+
 class TestReadme(unittest.TestCase):
     def test_every_family_is_listed_in_the_readme(self) -> None:
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
             readme = handle.read()
-        missing = [family for family in sorted({f for f, _, _ in cp.SECRET_RULES}) if f"`{family}`" not in readme]
+        families = {f for f, _, _ in cp.SECRET_RULES} | {cp.CANDIDATE_LIMIT_RULE}
+        missing = [family for family in sorted(families) if f"`{family}`" not in readme]
         self.assertEqual(missing, [])
 
 
