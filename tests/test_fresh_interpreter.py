@@ -67,10 +67,12 @@ else:
 _standin.STANDIN_VERSION = "{version}"  # what graph.json records, as the metadata says
 _modules = _standin.make_loader(MODE if MODE != "signal-self" else "ok")()
 '''
-# Imported at every start of the venv's interpreter, -I included.  With
+# Imported at every start of the venv's interpreter, -I included, by a .pth
+# file (a sitecustomize module could be shadowed by the distribution's own, as
+# Debian's is).  With
 # CP_FAKE_HOLD_AT_EXIT it keeps the process alive after the result line, until
 # the test lets go: a signal can then arrive while the interpreter shuts down.
-FAKE_SITECUSTOMIZE = """import os
+FAKE_HOLD_AT_EXIT = """import os
 
 if os.environ.get("CP_FAKE_HOLD_AT_EXIT"):
     import atexit
@@ -121,8 +123,10 @@ def make_fake_graphify_venv(root: str) -> str:
     shutil.copy(os.path.join(HERE, "standin_graphify.py"), os.path.join(package, "_standin.py"))
     with open(os.path.join(package, "__init__.py"), "w", encoding="utf-8") as handle:
         handle.write(FAKE_INIT.replace("{version}", FAKE_VERSION))
-    with open(os.path.join(site, "sitecustomize.py"), "w", encoding="utf-8") as handle:
-        handle.write(FAKE_SITECUSTOMIZE)
+    with open(os.path.join(site, "_cp_fake_hold.py"), "w", encoding="utf-8") as handle:
+        handle.write(FAKE_HOLD_AT_EXIT)
+    with open(os.path.join(site, "cp_fake_hold.pth"), "w", encoding="utf-8") as handle:
+        handle.write("import _cp_fake_hold\n")
     for part in ("validate", "build", "export"):
         with open(os.path.join(package, f"{part}.py"), "w", encoding="utf-8") as handle:
             handle.write(FAKE_SUBMODULE.replace("{part}", part))
