@@ -52,6 +52,8 @@ import sys
 from graphify import _standin
 
 MODE = os.environ.get("CP_FAKE_GRAPHIFY", "ok")
+if MODE == "import-exits":
+    raise SystemExit(3)  # a broken install that exits instead of raising ImportError
 if MODE == "sabotage":
     # Break the adapter's own code (a bug it cannot expect): internal_error.
     def _broken(*_args, **_kwargs):
@@ -199,10 +201,13 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
 
     def test_graphify_codes(self) -> None:
         self.build_fixture()
-        for revision, (mode, code) in enumerate(
-            (("missing", "graphify_missing"), ("absent", "graphify_incompatible"), ("build-raises", "graphify_failed")),
-            start=2,
-        ):
+        cases = (
+            ("missing", "graphify_missing"),
+            ("import-exits", "graphify_missing"),
+            ("absent", "graphify_incompatible"),
+            ("build-raises", "graphify_failed"),
+        )
+        for revision, (mode, code) in enumerate(cases, start=2):
             with self.subTest(code):
                 result = self.update(later(revision), mode)
                 self.expect(result, code, withdrawn=True)

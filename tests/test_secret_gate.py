@@ -1079,6 +1079,18 @@ class TestLinearTime(unittest.TestCase):
         self.assertEqual(cp.find_secret(below + secret), (len(below) + 10, "credential-assignment"))
         self.assertIsNone(cp.find_secret(below))
 
+    def test_numbers_are_not_candidates(self) -> None:
+        """Logs of token counts, 2 MiB of them, pass: digits are never judged."""
+        rng = random.Random(33)
+        lines = []
+        while sum(map(len, lines)) < 2 * 1024 * 1024:
+            count = rng.randint(1000, 999999)
+            lines.append(f"run {len(lines)}: model=gpt-4o, input_tokens={count}, output_tokens={count // 3}, ")
+            lines.append(f"max_tokens: {count}, token_count='{count}'\n")
+        started = time.perf_counter()
+        self.assertIsNone(cp.find_secret("".join(lines)))
+        self.assertLess(time.perf_counter() - started, self.BOUND_SECONDS)
+
     def test_ordinary_text_stays_far_below_the_limit(self) -> None:
         text = "\x00".join(look_alikes() * 4)
         self.assertIsNone(cp.find_secret(text))
