@@ -155,7 +155,6 @@ INVISIBLE_RANGES = (
     (0xE0000, 0xE0FFF),
 )
 VERSION_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + ".+-!_")
-JSON_WHITESPACE = " \t\n\r"
 ROLES = frozenset({"user", "assistant", "unknown"})
 
 SELECTION_FIELDS = frozenset({"schemaVersion", "corpusId", "revision", "branches", "exclude", "restore"})
@@ -203,18 +202,20 @@ class ProjectionError(Exception):
     allowlisted field names and array indices; ``rule`` names the secret
     family that matched.  Neither ever holds input text."""
 
-    def __init__(self, code: str, at: str | None = None, rule: str | None = None) -> None:
+    def __init__(
+        self, code: str, at: str | None = None, rule: str | None = None, graphify_version: str | None = None
+    ) -> None:
         assert code in CODES, "unregistered code"
         super().__init__(code)
         self.code = code
         self.at = at
         self.rule = rule
-        self.graphify_version: str | None = None
+        self.graphify_version = graphify_version
         self.withdrawn = False
 
 
-def fail(code: str, at: str | None = None, rule: str | None = None) -> NoReturn:
-    raise ProjectionError(code, at, rule)
+def fail(code: str, at: str | None = None, rule: str | None = None, graphify_version: str | None = None) -> NoReturn:
+    raise ProjectionError(code, at, rule, graphify_version)
 
 
 # ---------------------------------------------------------------------------
@@ -572,10 +573,10 @@ def _check_summary(value: Any, where: str, walk: _Walk) -> JsonObject:
 
 
 def _check_items(
-    value: Any, where: str, walk: _Walk, check: Callable[[Any, str, _Walk], JsonObject], key: str
+    value: Any, where: str, walk: _Walk, check: Callable[[Any, str, _Walk], JsonObject], key: str, *, limit: int
 ) -> list[JsonObject]:
-    """An array of objects, checked in file order, IDs unique under ``key``."""
-    limit = MAX_SOURCES_PER_BRANCH if key == "refId" else MAX_SUMMARIES_PER_BRANCH
+    """An array of at most ``limit`` objects, checked in file order, IDs
+    unique under ``key``."""
     items = [check(item, f"{where}/{index}", walk) for index, item in enumerate(_require_list(value, limit, where))]
     repeat = _first_repeat([item[key] for item in items])
     if repeat is not None:
@@ -591,8 +592,12 @@ def _check_branch(value: Any, where: str, walk: _Walk) -> JsonObject:
     }
     if "parentBranchId" in branch:
         checked["parentBranchId"] = _require_id(branch["parentBranchId"], where, "parentBranchId", walk)
-    sources = _check_items(branch["sources"], where + "/sources", walk, _check_source, "refId")
-    summaries = _check_items(branch["summaries"], where + "/summaries", walk, _check_summary, "summaryId")
+    sources = _check_items(
+        branch["sources"], where + "/sources", walk, _check_source, "refId", limit=MAX_SOURCES_PER_BRANCH
+    )
+    summaries = _check_items(
+        branch["summaries"], where + "/summaries", walk, _check_summary, "summaryId", limit=MAX_SUMMARIES_PER_BRANCH
+    )
     checked["sources"] = sorted(sources, key=lambda s: s["refId"])
     checked["summaries"] = sorted(summaries, key=lambda s: s["summaryId"])
     return checked
@@ -1902,10 +1907,17 @@ def branch_content_sha256(branch: JsonObject) -> str:
     return sha256_hex(canonical_bytes(branch))
 
 
-def new_state(selection: JsonObject, places: SelectionPlaces | None = None) -> JsonObject:
-    """The state of a directory that accepted exactly this first selection."""
+def refuse_first_use(selection: JsonObject, places: SelectionPlaces | None = None) -> None:
+    """What a directory with no state refuses: a restore, as nothing is
+    tombstoned yet.  A first state cannot pass its own bounds (a 2 MiB
+    snapshot, at most MAX_ID_LIST tombstones), so nothing else can fail."""
     if selection.get("restore"):
         fail("selection_conflict", places.restore_entry(selection["restore"]) if places else None)
+
+
+def new_state(selection: JsonObject, places: SelectionPlaces | None = None) -> JsonObject:
+    """The state of a directory that accepted exactly this first selection."""
+    refuse_first_use(selection, places)
     return _state_from(selection, SelectionHashes(selection), {}, set(selection.get("exclude", ())))
 
 
@@ -2751,16 +2763,18 @@ class Signals:
     def _handle(self, _signum: int, _frame: object) -> None:
         self.received = True
 
+    def _numbers(self) -> list[int]:
+        import signal
+
+        return [getattr(signal, name) for name in self.NAMES if hasattr(signal, name)]
+
     def install(self) -> None:
         """Handle each signal, except one the caller chose to ignore (nohup,
         a background job): that one stays ignored."""
         import signal
 
         self.received = False
-        for name in self.NAMES:
-            number = getattr(signal, name, None)
-            if number is None:
-                continue
+        for number in self._numbers():
             try:
                 if signal.getsignal(number) is signal.SIG_IGN:
                     continue
@@ -2789,10 +2803,9 @@ class Signals:
         into a death by signal.  Blocked, it is simply never delivered."""
         import signal
 
-        numbers = {getattr(signal, name) for name in self.NAMES if hasattr(signal, name)}
         if hasattr(signal, "pthread_sigmask"):
             try:
-                signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
+                signal.pthread_sigmask(signal.SIG_BLOCK, self._numbers())
             except (ValueError, OSError):
                 pass
 
@@ -2895,9 +2908,7 @@ def resolve_graphify(modules: Mapping[str, Any]) -> GraphifyApi:
         and _accepts(build_from_json, 1, ("directed", "dedup"))
         and _accepts(to_json, 3, ("force", "built_at_commit"))
     ):
-        error = ProjectionError("graphify_incompatible")
-        error.graphify_version = version
-        raise error
+        fail("graphify_incompatible", graphify_version=version)
     assert assert_valid is not None and build_from_json is not None and to_json is not None
     return GraphifyApi(version, assert_valid, build_from_json, to_json)
 
@@ -2964,9 +2975,7 @@ def load_api(loader: GraphifyLoader) -> GraphifyApi:
             modules = None
             version = clean_version(getattr(error, "graphify_version", None))
     if modules is None:
-        missing = ProjectionError("graphify_missing")
-        missing.graphify_version = version
-        raise missing
+        fail("graphify_missing", graphify_version=version)
     from collections.abc import Mapping
 
     if not isinstance(modules, Mapping):
@@ -3349,7 +3358,8 @@ def _open_for_update(state_root: str, loaded: LoadedSelection) -> OwnedDir | Non
     so that a first run refused for any reason leaves nothing behind."""
     owned = open_root(state_root, create=False)
     if owned is None and isinstance(loaded, tuple):
-        committed_state_bytes(reconcile(None, *loaded)[0])
+        # The same refusal the update will meet, without hashing it all twice.
+        refuse_first_use(*loaded)
         # Interrupted before anything exists: nothing to clean up.
         SIGNALS.check()
         owned = open_root(state_root, create=True)

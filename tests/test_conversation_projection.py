@@ -990,6 +990,13 @@ class TestReconcile(unittest.TestCase):
         self.assertEqual(state["highWater"]["child"]["sourceRevision"], 1)
         self.assertEqual(cp.validate_state(json.loads(cp.state_bytes(state))), state)
 
+    def test_a_first_state_cannot_pass_the_state_bounds(self) -> None:
+        """Why a first run checks only refuse_first_use before it creates the
+        directory: a first state's snapshot is one selection and its ledger
+        at most one exclude list."""
+        self.assertLess(cp.MAX_ID_LIST, cp.MAX_TOMBSTONES)
+        self.assertLess(4 * cp.MAX_SELECTION_BYTES, cp.MAX_STATE_BYTES)
+
     def test_first_selection_cannot_restore(self) -> None:
         self.assertEqual(reconcile_code(None, family(restore=["other"])), "selection_conflict")
 

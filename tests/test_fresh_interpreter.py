@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -324,37 +324,22 @@ class TestSignalsFromOutside(FreshInterpreterCase):
     """As ``timeout``, systemd or a closed terminal would: the signal comes
     while Graphify is building.  Pipes synchronise, never sleeps."""
 
-    def interrupt_during_build(self, signum: int) -> Result:
-        ready_read, ready_write = os.pipe()
-        wait_read, wait_write = os.pipe()
-        env = child_env(
-            CP_FAKE_GRAPHIFY="await-signal", CP_FAKE_READY_FD=str(ready_write), CP_FAKE_WAIT_FD=str(wait_read)
-        )
-        path = self.write_selection(fixture())
-        process = subprocess.Popen(
-            [self.python, "-I", MODULE, "--state-root", self.state, "--selection", path],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            pass_fds=(ready_write, wait_read),
-        )
-        os.close(ready_write)
-        os.close(wait_read)
-        try:
-            self.assertEqual(os.read(ready_read, 1), b"x")
-            os.kill(process.pid, signum)
-            self.assertEqual(os.listdir(self.state).count("projection.lock"), 1)
-        finally:
-            os.close(wait_write)
-            os.close(ready_read)
-        stdout, stderr = process.communicate(timeout=60)
-        return Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
-
-    def start_held(self, args: Sequence[str], mode: str, **env: str) -> tuple[subprocess.Popen[bytes], int, int]:
+    def signal_while_held(
+        self,
+        args: Sequence[str],
+        mode: str,
+        signum: int,
+        prefix: Sequence[str] = (),
+        while_held: Callable[[], None] | None = None,
+        **env: str,
+    ) -> Result:
+        """Run the entry point until the fake Graphify holds it (inside the
+        build, or at exit with CP_FAKE_HOLD_AT_EXIT), send ``signum``, let
+        it go, and return what it answered."""
         ready_read, ready_write = os.pipe()
         wait_read, wait_write = os.pipe()
         process = subprocess.Popen(
-            [self.python, "-I", MODULE, *args],
+            [*prefix, self.python, "-I", MODULE, *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=child_env(
@@ -364,7 +349,16 @@ class TestSignalsFromOutside(FreshInterpreterCase):
         )
         os.close(ready_write)
         os.close(wait_read)
-        return process, ready_read, wait_write
+        try:
+            self.assertEqual(os.read(ready_read, 1), b"x")
+            os.kill(process.pid, signum)
+            if while_held is not None:
+                while_held()
+        finally:
+            os.close(wait_write)
+            os.close(ready_read)
+        stdout, stderr = process.communicate(timeout=60)
+        return Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
 
     def test_a_signal_after_the_line_keeps_its_exit_status(self) -> None:
         """The line is printed, the interpreter is shutting down: a signal
@@ -374,54 +368,26 @@ class TestSignalsFromOutside(FreshInterpreterCase):
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             for args, code in ((["--selection", path], "built"), (["--verify"], "verified")):
                 with self.subTest(signal=signum, code=code):
-                    process, ready, wait = self.start_held(
-                        ["--state-root", self.state, *args], "ok", CP_FAKE_HOLD_AT_EXIT="1"
-                    )
-                    try:
-                        assert process.stdout is not None
-                        line = process.stdout.readline()
-                        self.assertEqual(os.read(ready, 1), b"x")
-                        os.kill(process.pid, signum)
-                    finally:
-                        os.close(wait)
-                        os.close(ready)
-                    rest, stderr = process.communicate(timeout=60)
-                    result = Result(subprocess.CompletedProcess(process.args, process.returncode, line + rest, stderr))
+                    argv = ["--state-root", self.state, *args]
+                    result = self.signal_while_held(argv, "ok", signum, CP_FAKE_HOLD_AT_EXIT="1")
                     self.assertResult(result, code)
 
     def test_a_signal_the_caller_ignores_stays_ignored(self) -> None:
         """Under nohup (SIGHUP ignored) a hangup during the build changes nothing."""
-        path = self.write_selection(fixture())
-        ready_read, ready_write = os.pipe()
-        wait_read, wait_write = os.pipe()
-        command = [self.python, "-I", MODULE, "--state-root", self.state, "--selection", path]
-        process = subprocess.Popen(
-            ["sh", "-c", 'trap "" HUP; exec "$@"', "sh", *command],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=child_env(
-                CP_FAKE_GRAPHIFY="await-signal", CP_FAKE_READY_FD=str(ready_write), CP_FAKE_WAIT_FD=str(wait_read)
-            ),
-            pass_fds=(ready_write, wait_read),
-        )
-        os.close(ready_write)
-        os.close(wait_read)
-        try:
-            self.assertEqual(os.read(ready_read, 1), b"x")
-            os.kill(process.pid, signal.SIGHUP)
-        finally:
-            os.close(wait_write)
-            os.close(ready_read)
-        stdout, stderr = process.communicate(timeout=60)
-        self.assertResult(
-            Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)), "built"
-        )
+        argv = ["--state-root", self.state, "--selection", self.write_selection(fixture())]
+        nohup = ("sh", "-c", 'trap "" HUP; exec "$@"', "sh")
+        self.assertResult(self.signal_while_held(argv, "await-signal", signal.SIGHUP, prefix=nohup), "built")
 
     def test_each_signal_during_the_build(self) -> None:
         for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             with self.subTest(signal=signum):
                 shutil.rmtree(self.state, ignore_errors=True)
-                result = self.interrupt_during_build(signum)
+                argv = ["--state-root", self.state, "--selection", self.write_selection(fixture())]
+
+                def lock_is_held() -> None:
+                    self.assertEqual(os.listdir(self.state).count("projection.lock"), 1)
+
+                result = self.signal_while_held(argv, "await-signal", signum, while_held=lock_is_held)
                 self.assertResult(result, "interrupted", withdrawn=True)
                 self.assertEqual(self.entries(), ["state.json"])
                 self.assertResult(self.cli(["--state-root", self.state]), "built")
