@@ -212,6 +212,7 @@ class ProjectionError(Exception):
         self.rule = rule
         self.graphify_version = graphify_version
         self.withdrawn = False
+        self.secret_fields: int | None = None
 
 
 def fail(code: str, at: str | None = None, rule: str | None = None, graphify_version: str | None = None) -> NoReturn:
@@ -514,19 +515,53 @@ def _has_hidden_tags(text: str) -> bool:
     return re.search(tags, text) is not None
 
 
-_invisible_table: list[dict[int, None]] = []
+# NFKC expands a few characters many times over (U+FDFA into 18).  A fold
+# longer than this that holds no ASCII letter or digit is cut to its first
+# and last characters, with a space between when it holds one: no pattern
+# reads the letters inside it, only whether it joins or splits what stands
+# beside it, so the scan sees the same tokens and reads at most this many
+# characters per character of the text.
+MAX_FOLD_CHARS = 4
+
+
+def _fold_char(char: str) -> str:
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", char)
+    if len(folded) <= MAX_FOLD_CHARS or any(part.isascii() and part.isalnum() for part in folded):
+        return folded
+    return folded[0] + (" " if " " in folded else "") + folded[-1]
+
+
+class _FoldTable(dict[int, "str | None"]):
+    """Each character's fold, computed the first time the text holds it;
+    invisible characters fold to nothing."""
+
+    def __missing__(self, code: int) -> str | None:
+        folded = _fold_char(chr(code))
+        self[code] = folded
+        return folded
+
+
+_fold_table: list[_FoldTable] = []
 
 
 def fold_for_scan(text: str) -> str:
     """The text as a reader sees it, for the secret scan: invisible
-    characters removed, compatibility forms folded.  ASCII is left as is."""
+    characters removed, compatibility forms folded, at most MAX_FOLD_CHARS
+    characters for each one read.  ASCII is left as is.  Folding character
+    by character and then composing what the folds put side by side gives
+    the NFKC form of the whole (the folds are equivalent to their
+    characters)."""
     if text.isascii():
         return text
     import unicodedata
 
-    if not _invisible_table:
-        _invisible_table.append({c: None for first, last in INVISIBLE_RANGES for c in range(first, last + 1)})
-    return unicodedata.normalize("NFKC", text.translate(_invisible_table[0]))
+    if not _fold_table:
+        table = _FoldTable()
+        table.update({c: None for first, last in INVISIBLE_RANGES for c in range(first, last + 1)})
+        _fold_table.append(table)
+    return unicodedata.normalize("NFKC", text.translate(_fold_table[0]))
 
 
 def _first_repeat(values: Sequence[str]) -> int | None:
@@ -714,11 +749,14 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     for text in folded:
         starts.append(offset)
         offset += len(text) + 1
-    hit = find_secret("\x00".join(folded))
-    if hit is not None:
-        position, rule = hit
+    hits = find_secrets("\x00".join(folded))
+    if hits:
+        position, rule = min(hits.values())
         where, field, _text = fields[bisect.bisect_right(starts, position) - 1]
-        fail("selection_secret", f"{where}/{field}" if field else where, rule)
+        error = ProjectionError("selection_secret", f"{where}/{field}" if field else where, rule)
+        # How many summary texts hold one: counted, never named.
+        error.secret_fields = sum(1 for index in hits if fields[index][1] == "text")
+        raise error
 
 
 def selection_digest(selection: JsonObject) -> str:
@@ -870,7 +908,14 @@ _NATIVE_IS = r"[ \t]{0,8}+[\u306f\u662f\u70ba\u4e3a\ub294\uc740][ \t]{0,8}+"
 # lower case ("-----BEGIN RSA PRIVATE KEY----- is what the file starts
 # with"): a header alone, before a new sentence or before a base64 body
 # (PGP's start in lower case) is what a truncated paste leaves.
-_PEM_END = r"(?![\"'`)\].,;:!?]{0,3}+[ \t]++(?![A-Za-z0-9+/=]{16})[a-z])"
+_PEM_END = (
+    r"(?![\"'`)\].,;:!?]{0,3}+[ \t]++(?![A-Za-z0-9+/=]{16})[a-z])"
+    # A block with no run of 40 base64 characters before its END line
+    # (empty, "anything"), or whose next line starts a sentence: a template
+    # or a placeholder ("-----BEGIN … -----\nyour key goes here").
+    r"(?!(?:(?![A-Za-z0-9+/=]{40})[^\x00-]){0,200}+-----END)"
+    r"(?![ \t]*+\r?\n\s{0,8}+[A-Za-z][a-z]{0,20}+[ ,.'][a-z])"
+)
 _UUID = r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
 # A token must not continue a longer token: checked right after an anchor
 # that starts with a letter or digit.
@@ -896,122 +941,323 @@ _ESCAPES_BEFORE_A_SHAPE = (
 _ESCAPE_BLANKED = r"\1\2\3\4 "
 
 
-SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+class SecretRule:
+    """One row of the table.
+
+    - ``family``: the fixed name a refusal carries as its ``rule``;
+    - ``pattern``: what is searched (see above for how it is written);
+    - ``source``: where the facts behind it (prefix, length, alphabet,
+      optional segments) come from; a row that leaves it empty shares the
+      one of the row above of its family;
+    - ``labels``: when given, the shape is a secret only when a key or the
+      words before it carry one of them (40 base64 characters after "aws");
+      such a row is not searched on its own;
+    - ``keywords``: when given, the row is searched only in text that holds
+      one of them (lower case, compared with the text lowered), as gitleaks
+      prefilters; a row without them is searched everywhere, and a literal
+      anchor makes the regex engine jump from one occurrence to the next,
+      which is the same prefilter at no extra cost;
+    - ``example``: a pattern in the same notation that the tests generate
+      examples of this row from; by default the pattern itself.
+
+    What is judged follows from the pattern's named groups (``judged``)."""
+
+    __slots__ = ("example", "family", "keywords", "labels", "pattern", "source")
+
+    def __init__(
+        self,
+        family: str,
+        pattern: str,
+        source: str = "",
+        *,
+        labels: tuple[str, ...] = (),
+        keywords: tuple[str, ...] = (),
+        example: str = "",
+    ) -> None:
+        self.family = family
+        self.pattern = pattern
+        self.source = source
+        self.labels = labels
+        self.keywords = keywords
+        self.example = example or pattern
+
+    @property
+    def judged(self) -> str:
+        """What a match must pass: "shape" (not a mask or placeholder in the
+        token's clothes), "value" (a credential rather than a word, a name,
+        a placeholder or a reference), "secret" (not a placeholder), or
+        "labelled" (the shape, after one of the labels)."""
+        if self.labels:
+            return "labelled"
+        if "(?P<value>" in self.pattern:
+            return "value"
+        return "secret" if "(?P<secret>" in self.pattern else "shape"
+
+
+SECRET_RULES: tuple[SecretRule, ...] = (
     # --- Private keys: PEM (RSA, DSA, EC, PKCS#8, encrypted, PGP), OpenSSH,
     # SSH2 (RFC 4716), PuTTY, age; bodies pasted without their header
     # (PKCS#1, PKCS#8, SEC1, openssh-key-v1) and JWK private members.
-    ("private-key", r"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----" + _PEM_END, ()),
-    ("private-key", r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----" + _PEM_END, ()),
-    ("private-key", r"PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}", ()),
+    SecretRule(
+        "private-key",
+        r"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----" + _PEM_END,
+        "gitleaks privatekey.go; trufflehog privatekey; RFC 7468, RFC 4716, RFC 7517",
+        example=r"-----BEGIN (?:RSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----\n[A-Za-z0-9+/]{64}\n[A-Za-z0-9+/]{64}",
+    ),
+    SecretRule(
+        "private-key",
+        r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----" + _PEM_END,
+        example=r"---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: rsa-key\n[A-Za-z0-9+/]{64}",
+    ),
+    SecretRule("private-key", r"PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}"),
     # DER SEQUENCE, INTEGER 0 and the modulus (PKCS#1) or the RSA algorithm
     # (PKCS#8), in base64: public keys and certificates never start so.
-    ("private-key", r"MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+", ()),
-    ("private-key", r"MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+", ()),
-    ("private-key", r"MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+", ()),
-    ("private-key", r"MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+", ()),
-    ("private-key", r"MHcCAQEE[A-Za-z0-9+/]{40,400}+", ()),
-    ("private-key", r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+", ()),  # "openssh-key-v1"
-    ("private-key", r"\"d\"[ \t]{0,8}+:[ \t]{0,8}+\"(?P<value>[A-Za-z0-9_-]{43,1000}+)\"", ()),  # JWK
-    ("age-secret-key", r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", ()),
+    SecretRule("private-key", r"MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+"),
+    SecretRule("private-key", r"MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+"),
+    SecretRule("private-key", r"MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+"),
+    SecretRule("private-key", r"MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+"),
+    SecretRule("private-key", r"MHcCAQEE[A-Za-z0-9+/]{40,400}+"),
+    SecretRule("private-key", r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+"),  # "openssh-key-v1"
+    SecretRule(
+        "private-key",
+        r"\"d\"[ \t]{0,8}+:[ \t]{0,8}+\"(?P<value>[A-Za-z0-9_-]{43,1000}+)\"",
+        example=r"\{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"d\": \"[A-Za-z0-9_-]{43}\"\}",
+    ),  # JWK
+    SecretRule(
+        "age-secret-key",
+        r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}",
+        "gitleaks age.go; age-encryption.org/v1 (bech32 AGE-SECRET-KEY-1)",
+    ),
     # --- Cloud providers.
-    ("aws-access-key-id", r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])", ()),
-    ("aws-secret-access-key", r"[A-Za-z0-9/+]{40}", ("aws",)),
-    ("amazon-bedrock-api-key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}", ()),
-    ("amazon-bedrock-api-key", r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+", ()),
-    ("gcp-api-key", r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])", ()),
-    ("google-oauth-client-secret", r"GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])", ()),
-    ("google-oauth-access-token", r"ya29\.[A-Za-z0-9_-]{30,2000}+", ()),
-    (
+    SecretRule(
+        "aws-access-key-id",
+        r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
+        "gitleaks aws.go; trufflehog aws; AWS IAM docs (unique ID prefixes)",
+    ),
+    SecretRule("aws-secret-access-key", r"[A-Za-z0-9/+]{40}", "gitleaks aws.go; trufflehog aws", labels=("aws",)),
+    SecretRule(
+        "amazon-bedrock-api-key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}", "gitleaks aws.go; AWS Bedrock API keys docs"
+    ),
+    SecretRule("amazon-bedrock-api-key", r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+"),
+    SecretRule("gcp-api-key", r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])", "gitleaks gcp.go; trufflehog gcp"),
+    SecretRule(
+        "google-oauth-client-secret",
+        r"GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])",
+        "gitleaks gcp.go; trufflehog googleoauth2",
+    ),
+    SecretRule(
+        "google-oauth-access-token", r"ya29\.[A-Za-z0-9_-]{30,2000}+", "gitleaks gcp.go; trufflehog googleoauth2"
+    ),
+    SecretRule(
         "azure-ad-client-secret",
         r"Q~(?<=[A-Za-z0-9_~.]{3}[0-9]Q~)"
         + _token_start(r"[A-Za-z0-9_~.]{3}[0-9]Q~", "[A-Za-z0-9_~.-]")
         + r"[A-Za-z0-9_~.-]{31,34}+(?![A-Za-z0-9_~.-])",
-        (),
+        "gitleaks azure.go; trufflehog azure_entra",
+        example=r"[A-Za-z0-9]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
     ),
     # "=" anchors: the one-character lookbehind first turns away "==" runs.
-    ("azure-storage-account-key", r"=(?<=[Yy]=)(?<=(?i:accountkey)=)[A-Za-z0-9+/]{86}==", ()),
-    (
+    SecretRule(
+        "azure-storage-account-key",
+        r"=(?<=[Yy]=)(?<=(?i:accountkey)=)[A-Za-z0-9+/]{86}==",
+        "gitleaks azure.go; trufflehog azure_storage",
+        example=r"DefaultEndpointsProtocol=https;AccountName=notes;AccountKey=[A-Za-z0-9+/]{86}==",
+    ),
+    SecretRule(
         "azure-shared-access-key",
         r"=(?<=[Yy]=)(?:(?<=(?i:sharedaccesskey)=)|(?<=;(?i:accesskey)=))[A-Za-z0-9+/]{43}=",
-        (),
+        "gitleaks azure.go; Azure Service Bus SAS docs",
+        example=r"Endpoint=sb://notes\.servicebus\.windows\.net/;SharedAccessKeyName=Root;SharedAccessKey=[A-Za-z0-9+/]{43}=",
     ),
-    ("digitalocean-token", r"do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])", ()),
-    ("alibaba-access-key-id", r"LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9])", ()),
-    ("alibaba-secret-key", r"[A-Za-z0-9]{30}", ("alibaba",)),
-    ("heroku-api-key", r"HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])", ()),
-    ("heroku-api-key", _UUID, ("heroku",)),
-    ("cloudflare-api-key", r"[A-Za-z0-9_-]{40}|[a-f0-9]{37}", ("cloudflare",)),
-    ("cloudflare-origin-ca-key", r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}", ()),
-    ("flyio-token", r"fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", ()),
-    ("flyio-token", r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+", ()),
-    ("databricks-token", r"dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])", ()),
-    ("openshift-token", r"sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", ()),
-    ("scalingo-token", r"tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])", ()),
-    ("planetscale-token", r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+", ()),
-    ("pulumi-token", r"pul-[a-f0-9]{40}(?![A-Za-z0-9])", ()),
-    (
+    SecretRule(
+        "digitalocean-token",
+        r"do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])",
+        "gitleaks digitalocean.go; trufflehog digitaloceanv2",
+    ),
+    SecretRule(
+        "alibaba-access-key-id", r"LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9])", "gitleaks alibaba.go; trufflehog alibaba"
+    ),
+    SecretRule(
+        "alibaba-secret-key", r"[A-Za-z0-9]{30}", "gitleaks alibaba.go; trufflehog alibaba", labels=("alibaba",)
+    ),
+    SecretRule("heroku-api-key", r"HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])", "gitleaks heroku.go; trufflehog heroku"),
+    SecretRule("heroku-api-key", _UUID, labels=("heroku",)),
+    SecretRule(
+        "cloudflare-api-key",
+        r"[A-Za-z0-9_-]{40}|[a-f0-9]{37}",
+        "gitleaks cloudflare.go; trufflehog cloudflareapitoken, cloudflareglobalapikey",
+        labels=("cloudflare",),
+        example=r"[A-Za-z0-9][A-Za-z0-9_-]{39}|[a-f0-9]{37}",
+    ),
+    SecretRule(
+        "cloudflare-origin-ca-key",
+        r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
+        "gitleaks cloudflare.go; trufflehog cloudflarecakey",
+    ),
+    SecretRule("flyio-token", r"fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", "gitleaks flyio.go; trufflehog flyio"),
+    SecretRule("flyio-token", r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+"),
+    SecretRule(
+        "databricks-token",
+        r"dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])",
+        "gitleaks databricks.go; trufflehog databrickstoken",
+    ),
+    SecretRule(
+        "openshift-token",
+        r"sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+        "gitleaks openshift.go; OpenShift OAuth docs (sha256~)",
+    ),
+    SecretRule(
+        "scalingo-token", r"tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])", "gitleaks scalingo.go; Scalingo API token docs"
+    ),
+    SecretRule(
+        "planetscale-token",
+        r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+",
+        "gitleaks planetscale.go; trufflehog planetscale",
+    ),
+    SecretRule("pulumi-token", r"pul-[a-f0-9]{40}(?![A-Za-z0-9])", "gitleaks pulumi.go; trufflehog pulumi"),
+    SecretRule(
         "terraform-cloud-token",
         r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+",
-        (),
+        "gitleaks hashicorp.go; trufflehog terraformcloudpersonaltoken",
+        example=r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
     ),
-    ("clickhouse-api-secret", r"4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])", ()),
-    ("tailscale-key", r"tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9_]{6,64}+-[A-Za-z0-9_]{10,128}+", ()),
-    ("supabase-token", r"sbp_[a-f0-9]{40}(?![A-Za-z0-9])", ()),
-    ("supabase-token", r"sb_secret_[A-Za-z0-9_-]{31,64}+", ()),
-    ("netlify-token", r"nfp_[A-Za-z0-9_]{36,44}+(?![A-Za-z0-9-])", ()),
-    ("render-api-key", r"rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
+    SecretRule(
+        "clickhouse-api-secret",
+        r"4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])",
+        "gitleaks clickhouse.go; ClickHouse Cloud API keys docs",
+    ),
+    SecretRule(
+        "tailscale-key",
+        r"tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9_]{6,64}+-[A-Za-z0-9_]{10,128}+",
+        "trufflehog tailscale; Tailscale key prefixes docs",
+    ),
+    SecretRule(
+        "supabase-token",
+        r"sbp_[a-f0-9]{40}(?![A-Za-z0-9])",
+        "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)",
+    ),
+    SecretRule("supabase-token", r"sb_secret_[A-Za-z0-9_-]{31,64}+"),
+    SecretRule("netlify-token", r"nfp_[A-Za-z0-9_]{36,44}+(?![A-Za-z0-9-])", "gitleaks netlify.go; trufflehog netlify"),
+    SecretRule(
+        "render-api-key",
+        r"rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])",
+        "Render API keys docs (rnd_); detect-secrets community rule",
+    ),
     # --- Source hosts.
-    ("github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])", ()),
-    ("github-token", r"github_pat_[A-Za-z0-9_]{60,251}+", ()),
-    ("gitlab-token", r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,300}+", ()),
-    ("gitlab-token", r"GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])", ()),
-    ("gitlab-token", r"_gitlab_session=[a-z0-9]{32}", ()),
-    ("atlassian-api-token", r"ATATT3[A-Za-z0-9_=-]{150,250}+", ()),
-    ("atlassian-api-token", r"ATCTT3[A-Za-z0-9_=-]{150,250}+", ()),
-    ("sourcegraph-token", r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])", ()),
+    SecretRule(
+        "github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])", "gitleaks github.go; trufflehog github"
+    ),
+    SecretRule("github-token", r"github_pat_[A-Za-z0-9_]{60,251}+"),
+    SecretRule(
+        "gitlab-token",
+        r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,300}+",
+        "gitleaks gitlab.go; trufflehog gitlab",
+    ),
+    SecretRule("gitlab-token", r"GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])"),
+    SecretRule("gitlab-token", r"_gitlab_session=[a-z0-9]{32}"),
+    SecretRule("atlassian-api-token", r"ATATT3[A-Za-z0-9_=-]{150,250}+", "gitleaks atlassian.go; trufflehog atlassian"),
+    SecretRule("atlassian-api-token", r"ATCTT3[A-Za-z0-9_=-]{150,250}+"),
+    SecretRule(
+        "sourcegraph-token",
+        r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])",
+        "gitleaks sourcegraph.go; trufflehog sourcegraph",
+    ),
     # --- CI, build and package registries.
-    ("npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ()),
-    ("pypi-token", r"pypi-AgE[A-Za-z0-9_-]{60,1000}+", ()),
-    ("rubygems-token", r"rubygems_[a-f0-9]{48}(?![A-Za-z0-9])", ()),
-    ("clojars-token", r"CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])", ()),
-    ("docker-hub-token", r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+", ()),
-    ("artifactory-token", r"AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])", ()),
-    ("artifactory-token", r"cmVmd[A-Za-z0-9]{59}(?![A-Za-z0-9])", ()),
-    ("octopus-deploy-api-key", r"API-[A-Z0-9]{26}(?![A-Za-z0-9])", ()),
-    ("circleci-token", r"CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+", ()),
-    ("buildkite-token", r"bkua_[a-f0-9]{40}(?![A-Za-z0-9])", ()),
-    ("sonarqube-token", r"sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])", ()),
-    ("prefect-token", r"pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])", ()),
-    ("readme-token", r"rdme_[a-z0-9]{70}(?![A-Za-z0-9])", ()),
-    ("postman-token", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", ()),
-    ("infracost-token", r"ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
-    (
+    SecretRule("npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", "gitleaks npm.go; trufflehog npmtokenv2"),
+    SecretRule("pypi-token", r"pypi-AgE[A-Za-z0-9_-]{60,1000}+", "gitleaks pypi.go; trufflehog pypi"),
+    SecretRule("rubygems-token", r"rubygems_[a-f0-9]{48}(?![A-Za-z0-9])", "gitleaks rubygems.go; trufflehog rubygems"),
+    SecretRule(
+        "clojars-token", r"CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])", "gitleaks clojars.go; Clojars deploy token docs"
+    ),
+    SecretRule(
+        "docker-hub-token",
+        r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+",
+        "trufflehog dockerhub; Docker Hub access token docs",
+    ),
+    SecretRule("artifactory-token", r"AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])", "gitleaks jfrog.go; trufflehog artifactory"),
+    SecretRule("artifactory-token", r"cmVmd[A-Za-z0-9]{59}(?![A-Za-z0-9])"),
+    SecretRule(
+        "octopus-deploy-api-key",
+        r"API-[A-Z0-9]{26}(?![A-Za-z0-9])",
+        "gitleaks octopusdeploy.go; trufflehog octopusdeploy",
+    ),
+    SecretRule(
+        "circleci-token", r"CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+", "trufflehog circleci; CircleCI personal API token docs"
+    ),
+    SecretRule(
+        "buildkite-token", r"bkua_[a-f0-9]{40}(?![A-Za-z0-9])", "trufflehog buildkite; Buildkite API access token docs"
+    ),
+    SecretRule("sonarqube-token", r"sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])", "gitleaks sonar.go; trufflehog sonarcloud"),
+    SecretRule("prefect-token", r"pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])", "gitleaks prefect.go; trufflehog prefect"),
+    SecretRule("readme-token", r"rdme_[a-z0-9]{70}(?![A-Za-z0-9])", "gitleaks readme.go; trufflehog readme"),
+    SecretRule("postman-token", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", "gitleaks postman.go; trufflehog postman"),
+    SecretRule(
+        "infracost-token", r"ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])", "gitleaks infracost.go; Infracost API key docs"
+    ),
+    SecretRule(
         "harness-token",
         r"at\.(?<=[ps]at\.)" + _token_start(r"[ps]at\.") + r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
-        (),
+        "gitleaks harness.go; trufflehog harness",
+        example=r"[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
     ),
     # --- Payment and commerce.
-    ("stripe-api-key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+", ()),
-    ("stripe-api-key", r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+", ()),
-    ("stripe-api-key", r"whsec_[A-Za-z0-9]{32,128}+", ()),
-    ("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+", ()),
-    ("square-token", r"EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])", ()),
-    ("braintree-access-token", r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}", ()),
-    ("flutterwave-secret-key", r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?", ()),
-    ("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])", ()),
-    ("plaid-access-token", r"access-(?:sandbox|development|production)-" + _UUID, ()),
-    ("duffel-token", r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])", ()),
-    ("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])", ()),
-    ("easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])", ()),
-    ("facebook-access-token", r"EAA[MC][A-Za-z0-9]{100,1000}+", ()),
-    ("razorpay-key", r"rzp_(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])", ()),
+    SecretRule(
+        "stripe-api-key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+", "gitleaks stripe.go; trufflehog stripe"
+    ),
+    SecretRule("stripe-api-key", r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+"),
+    SecretRule("stripe-api-key", r"whsec_[A-Za-z0-9]{32,128}+"),
+    SecretRule("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+", "gitleaks square.go; trufflehog square"),
+    SecretRule("square-token", r"EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])"),
+    SecretRule(
+        "braintree-access-token",
+        r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
+        "trufflehog braintreepayments; Braintree access token docs",
+    ),
+    SecretRule(
+        "flutterwave-secret-key",
+        r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
+        "gitleaks flutterwave.go; trufflehog flutterwave",
+    ),
+    SecretRule(
+        "shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])", "gitleaks shopify.go; trufflehog shopify"
+    ),
+    SecretRule(
+        "plaid-access-token",
+        r"access-(?:sandbox|development|production)-" + _UUID,
+        "gitleaks plaid.go; trufflehog plaidkey",
+    ),
+    SecretRule(
+        "duffel-token",
+        r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
+        "gitleaks duffel.go; trufflehog duffeltoken",
+    ),
+    SecretRule(
+        "shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])", "gitleaks shippo.go; trufflehog shippo"
+    ),
+    SecretRule(
+        "easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])", "gitleaks easypost.go; EasyPost API keys docs"
+    ),
+    SecretRule(
+        "facebook-access-token", r"EAA[MC][A-Za-z0-9]{100,1000}+", "gitleaks facebook.go; trufflehog facebookoauth"
+    ),
+    SecretRule(
+        "razorpay-key",
+        r"rzp_(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])",
+        "trufflehog razorpay; Razorpay API keys docs",
+    ),
     # --- Messaging and chat.
-    ("slack-token", r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+", ()),
-    ("slack-token", r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+", ()),
-    ("slack-webhook", r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+", ()),
+    SecretRule(
+        "slack-token", r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+", "gitleaks slack.go; trufflehog slack"
+    ),
+    SecretRule("slack-token", r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+"),
+    SecretRule(
+        "slack-webhook",
+        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+",
+        "gitleaks slack.go; trufflehog slackwebhook",
+    ),
     # [MNO] and 23 or 25 characters (a base64 user ID), ".", 6, ".", 27 to 38;
     # anchored on the first dot, the ID checked behind.
-    (
+    SecretRule(
         "discord-bot-token",
         r"\.[A-Za-z0-9_-]{6}\."
         r"(?:(?<=[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.)"
@@ -1019,154 +1265,277 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         + r"|(?<=[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.)"
         + _token_start(r"[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.")
         + r")[A-Za-z0-9_-]{27,38}+",
-        (),
+        "gitleaks discord.go; trufflehog discordbottoken",
+        example=r"[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
     ),
-    ("discord-api-key", r"[a-f0-9]{64}", ("discord",)),
-    ("discord-webhook", r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}", ()),
-    ("telegram-bot-token", r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])", ()),
-    ("twilio-api-key", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", ()),
-    ("sendgrid-api-key", r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", ()),
-    ("brevo-api-key", r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}", ()),
-    ("mailgun-api-key", r"key-[a-f0-9]{32}(?![A-Za-z0-9])", ()),
-    (
+    SecretRule(
+        "discord-api-key", r"[a-f0-9]{64}", "gitleaks discord.go; trufflehog discordbottoken", labels=("discord",)
+    ),
+    SecretRule(
+        "discord-webhook",
+        r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}",
+        "gitleaks discord.go; trufflehog discordwebhook",
+    ),
+    SecretRule(
+        "telegram-bot-token",
+        r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])",
+        "gitleaks telegram.go; trufflehog telegrambottoken",
+        example=r"[0-9]{8,10}:A[A-Za-z0-9_-]{34}",
+    ),
+    SecretRule("twilio-api-key", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", "gitleaks twilio.go; trufflehog twilioapikey"),
+    SecretRule(
+        "sendgrid-api-key",
+        r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+        "gitleaks sendgrid.go; trufflehog sendgrid",
+    ),
+    SecretRule(
+        "brevo-api-key",
+        r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}",
+        "gitleaks sendinblue.go; trufflehog sendinbluev2",
+    ),
+    SecretRule("mailgun-api-key", r"key-[a-f0-9]{32}(?![A-Za-z0-9])", "gitleaks mailgun.go; trufflehog mailgun"),
+    SecretRule(
         "mailchimp-api-key",
         r"-us(?<=[0-9a-f]{32}-us)" + _token_start(r"[0-9a-f]{32}-us", "[A-Za-z0-9]") + r"[0-9]{1,2}(?![A-Za-z0-9])",
-        (),
+        "gitleaks mailchimp.go; trufflehog mailchimp",
+        example=r"[0-9a-f]{32}-us[0-9]{1,2}",
     ),
-    (
+    SecretRule(
         "microsoft-teams-webhook",
         r"\.webhook\.office\.com/webhookb2/[A-Za-z0-9@-]{60,120}+/IncomingWebhook/[A-Za-z0-9]{32}/",
-        (),
+        "gitleaks teams.go; trufflehog microsoftteamswebhook",
     ),
     # --- AI and ML providers.
-    ("anthropic-api-key", r"sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_-]{80,120}+", ()),
-    ("openai-api-key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}+", ()),
+    SecretRule(
+        "anthropic-api-key",
+        r"sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_-]{80,120}+",
+        "gitleaks anthropic.go; trufflehog anthropic",
+    ),
+    SecretRule(
+        "openai-api-key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}+", "gitleaks openai.go; trufflehog openai"
+    ),
     # Other "sk-" keys (legacy OpenAI, DeepSeek, OpenRouter and kin): judged,
     # so that "sk-learn" or a kebab-case name is not a key.
-    ("sk-api-key", r"sk-(?P<value>[A-Za-z0-9_-]{32,300}+)", ()),
-    ("huggingface-token", r"hf_[A-Za-z0-9]{34,40}+(?![A-Za-z0-9])", ()),
-    ("huggingface-token", r"api_org_[A-Za-z]{34}(?![A-Za-z0-9])", ()),
-    ("groq-api-key", r"gsk_[A-Za-z0-9]{48}(?![A-Za-z0-9])", ()),
-    ("perplexity-api-key", r"pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])", ()),
-    ("replicate-api-token", r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])", ()),
-    ("langsmith-api-key", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])", ()),
-    ("xai-api-key", r"xai-[A-Za-z0-9]{70,90}+(?![A-Za-z0-9])", ()),
-    ("pinecone-api-key", r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])", ()),
+    SecretRule(
+        "sk-api-key",
+        r"sk-(?P<value>[A-Za-z0-9_-]{32,300}+)",
+        "trufflehog deepseek, openrouter, openai (legacy sk-)",
+        example=r"sk-[A-Za-z0-9]{48}",
+    ),
+    SecretRule(
+        "huggingface-token", r"hf_[A-Za-z0-9]{34,40}+(?![A-Za-z0-9])", "gitleaks huggingface.go; trufflehog huggingface"
+    ),
+    SecretRule("huggingface-token", r"api_org_[A-Za-z]{34}(?![A-Za-z0-9])"),
+    SecretRule(
+        "groq-api-key", r"gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9])", "trufflehog groq; console.groq.com API keys (gsk_ + 52)"
+    ),
+    SecretRule(
+        "perplexity-api-key",
+        r"pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])",
+        "gitleaks perplexity.go; Perplexity API docs (pplx-)",
+    ),
+    SecretRule(
+        "replicate-api-token",
+        r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])",
+        "trufflehog replicate; Replicate API tokens docs (r8_)",
+    ),
+    SecretRule(
+        "langsmith-api-key",
+        r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])",
+        "trufflehog langsmith; LangSmith API keys docs",
+    ),
+    SecretRule("xai-api-key", r"xai-[A-Za-z0-9]{70,90}+(?![A-Za-z0-9])", "trufflehog xai; x.ai console API keys"),
+    SecretRule(
+        "pinecone-api-key",
+        r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])",
+        "trufflehog pinecone; Pinecone API keys docs (pcsk_)",
+    ),
     # --- Observability and SaaS APIs.
-    ("grafana-token", r"glc_[A-Za-z0-9+/]{32,400}+={0,2}", ()),
-    ("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])", ()),
-    ("grafana-token", r"eyJrIjoi[A-Za-z0-9]{70,400}+", ()),
-    ("dynatrace-token", r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", ()),
-    ("new-relic-key", r"NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])", ()),
-    ("sentry-token", r"sntryu_[a-f0-9]{64}(?![A-Za-z0-9])", ()),
-    ("sentry-token", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+", ()),
-    ("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])", ()),
-    ("airtable-token", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])", ()),
-    ("typeform-token", r"tfp_[A-Za-z0-9_.=-]{59}", ()),
-    ("frameio-token", r"fio-u-[A-Za-z0-9_=-]{64}", ()),
-    ("adobe-client-secret", r"p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])", ()),
-    ("mapbox-secret-token", r"sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+", ()),
-    ("linear-api-key", r"lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])", ()),
-    ("chieftools-token", r"ct[por]_[A-Za-z0-9]{30,248}+", ()),
-    ("settlemint-token", r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])", ()),
-    ("castai-api-key", r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}", ()),
-    ("defined-networking-token", r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}", ()),
-    (
+    SecretRule(
+        "grafana-token",
+        r"glc_[A-Za-z0-9+/]{32,400}+={0,2}",
+        "gitleaks grafana.go; trufflehog grafana, grafanaserviceaccount",
+    ),
+    SecretRule("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])"),
+    SecretRule("grafana-token", r"eyJrIjoi[A-Za-z0-9]{70,400}+"),
+    SecretRule(
+        "dynatrace-token",
+        r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
+        "gitleaks dynatrace.go; Dynatrace access token format docs",
+    ),
+    SecretRule(
+        "new-relic-key",
+        r"NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
+        "gitleaks newrelic.go; trufflehog newrelicpersonalapikey, newrelicinsightsinsertkey",
+    ),
+    SecretRule(
+        "sentry-token",
+        r"sntryu_[a-f0-9]{64}(?![A-Za-z0-9])",
+        "gitleaks sentry.go; trufflehog sentrytoken, sentryorgtoken",
+    ),
+    SecretRule("sentry-token", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+"),
+    SecretRule("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])", "gitleaks notion.go; trufflehog notion"),
+    SecretRule(
+        "airtable-token",
+        r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])",
+        "gitleaks airtable.go; trufflehog airtablepersonalaccesstoken",
+    ),
+    SecretRule("typeform-token", r"tfp_[A-Za-z0-9_.=-]{59}", "gitleaks typeform.go; trufflehog typeform"),
+    SecretRule("frameio-token", r"fio-u-[A-Za-z0-9_=-]{64}", "gitleaks frameio.go; trufflehog frameio"),
+    SecretRule("adobe-client-secret", r"p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])", "gitleaks adobe.go; trufflehog adobeio"),
+    SecretRule(
+        "mapbox-secret-token",
+        r"sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+",
+        "gitleaks mapbox.go; trufflehog mapbox",
+    ),
+    SecretRule("linear-api-key", r"lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])", "gitleaks linear.go; trufflehog linearapi"),
+    SecretRule(
+        "chieftools-token",
+        r"ct[por]_[A-Za-z0-9]{30,248}+",
+        "Chief Tools API docs (ctp_, cto_, ctr_); GitHub secret scanning partner list",
+    ),
+    SecretRule(
+        "settlemint-token",
+        r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])",
+        "gitleaks settlemint.go; SettleMint access token docs",
+    ),
+    SecretRule(
+        "castai-api-key",
+        r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}",
+        "CAST AI API docs (castai_v1_); GitHub secret scanning partner list",
+    ),
+    SecretRule(
+        "defined-networking-token",
+        r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}",
+        "gitleaks definednetworking.go; Defined Networking API docs",
+    ),
+    SecretRule(
         "maxmind-license-key",
         r"_mmk(?<=[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)"
         + _token_start(r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk", "[A-Za-z0-9]")
         + r"(?![A-Za-z0-9])",
-        (),
+        "gitleaks maxmind.go; trufflehog maxmindlicense",
+        example=r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk",
     ),
-    ("intra42-client-secret", r"s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])", ()),
-    ("figma-token", r"figd_[A-Za-z0-9_-]{40,48}+", ()),
-    ("contentful-token", r"CFPAT-[A-Za-z0-9_-]{43,48}+", ()),
-    ("hubspot-token", r"pat-(?:na|eu|ap)[0-9]-" + _UUID, ()),
+    SecretRule(
+        "intra42-client-secret",
+        r"s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])",
+        "gitleaks intra42.go; trufflehog intra42",
+    ),
+    SecretRule(
+        "figma-token", r"figd_[A-Za-z0-9_-]{40,48}+", "trufflehog figmapersonalaccesstoken; Figma PAT docs (figd_)"
+    ),
+    SecretRule(
+        "contentful-token",
+        r"CFPAT-[A-Za-z0-9_-]{43,48}+",
+        "gitleaks contentful.go; trufflehog contentfulpersonalaccesstoken",
+    ),
+    SecretRule("hubspot-token", r"pat-(?:na|eu|ap)[0-9]-" + _UUID, "gitleaks hubspot.go; trufflehog hubspot_apikey"),
     # --- Secret managers.
-    ("vault-token", r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+", ()),
-    ("vault-token", r"s\.[A-Za-z0-9]{24}", ("vault",)),  # legacy tokens: only labelled, "s." is too common
-    ("doppler-token", r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+", ()),
-    (
+    SecretRule(
+        "vault-token", r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+", "gitleaks hashicorp_vault.go; trufflehog hashicorpvault"
+    ),
+    SecretRule(
+        "vault-token", r"s\.[A-Za-z0-9]{24}", labels=("vault",)
+    ),  # legacy tokens: only labelled, "s." is too common
+    SecretRule(
+        "doppler-token",
+        r"dp\.(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+(?![A-Za-z0-9])",
+        "gitleaks doppler.go; trufflehog doppler",
+    ),
+    SecretRule(
         "onepassword-secret-key",
         r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
-        (),
+        "gitleaks 1password.go; 1Password Secret Key docs (A3-)",
     ),
-    ("onepassword-service-account-token", r"ops_eyJ[A-Za-z0-9+/]{250,4000}+", ()),
+    SecretRule(
+        "onepassword-service-account-token",
+        r"ops_eyJ[A-Za-z0-9+/]{250,4000}+",
+        "gitleaks 1password.go; 1Password service accounts docs (ops_eyJ)",
+    ),
     # --- Credentials in any text.  Last, so that a token with a shape of
     # its own is named after it when it is also the value of an assignment.
-    ("jwt", r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+", ()),
+    SecretRule(
+        "jwt",
+        r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+",
+        "gitleaks jwt.go; trufflehog jwt; RFC 7519",
+    ),
     # A JWT base64-encoded once more (a header's first claim, encoded twice).
-    (
+    SecretRule(
         "jwt",
         r"ZXlK(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
         r"|bGJtTWlPaU|cWEzVWlPaU|cWQyc2lPb|cGMzTWlPaU|cGRpSTZJ|cmFXUWlP|clpYbGZiM0J6SWpwY|cmRIa2lPaUp"
         r"|dWIyNWpaU0k2|d01tTWlP|d01uTWlPaU|d2NIUWlPaU|emRXSWlPaU|emRuUWlP|MFlXY2lPaU|MGVYQWlPaUp|MWNtd2l"
         r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
         r"|NE5YVWlPaU|NmFYQWlPaU)[A-Za-z0-9/_+-]{40,8000}+",
-        (),
     ),
     # scheme://user:password@host, any scheme; the user may be empty
     # (redis://:…@), the password may hold an unencoded "/" or "#".
-    (
+    SecretRule(
         "url-credentials",
         r"://(?P<user>[^\s/?#@:\[\x00]{0,128}+):(?P<secret>[^\s/?#@\x00]{1,256}+(?:[/#][^\s/?#@\x00]{0,256}+){0,4}+)@",
-        (),
+        "gitleaks generic.go (url); trufflehog uri; RFC 3986 userinfo",
+        example=r"https://deploy:[A-Za-z0-9]{14}@git\.example\.org/team/repo",
     ),
     # ;Password=… in ADO.NET, ODBC and JDBC strings, ?password=… in URLs.
-    (
+    SecretRule(
         "connection-string-password",
         r"=(?<=[Dd]=)(?:(?<=[;&?](?i:password)=)|(?<=[;&?] (?i:password)=)|(?<=[;&?](?i:passwd)=)"
         r"|(?<=[;&?](?i:pwd)=)|(?<=[;&?] (?i:pwd)=))"
         r"(?P<secret>\"[^\"\x00\n]{1,128}+\"|'[^'\x00\n]{1,128}+'|\{[^}\x00\n]{1,128}+\}|[^\s;&\"'\x00]{1,128}+)",
-        (),
+        "trufflehog jdbc; ADO.NET, ODBC and JDBC connection string docs",
+        example=r"Server=db\.internal;Database=app;User Id=sa;Password=[A-Za-z0-9]{14};",
     ),
     # --password=…, --api-key …, --db.password …, -passout pass:… (openssl),
     # -p… and -p'…' (mysql; not -pi/2 or -pthread), -p … (docker login,
     # sshpass; judged as loosely as a name, for -p is also a port or a path),
     # -u user:… (curl), -U user%… (smbclient).
-    (
+    SecretRule(
         "credential-flag",
-        r"-(?<![^\s\"'=\x00]-)"
+        r"-(?<![^\s\"'`=\x00]-)"
         r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,24}+)"
         r"(?:=|[ \t]++)(?:pass:)?+"
         r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++"
         r"|(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:"
         r"|U[ \t]++[^\s%\"'\x00]{1,64}+%(?P<password>))" + _VALUE,
-        (),
+        "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus and sshpass",
+        example=r"--password=[A-Za-z0-9]{14}",
     ),
     # Command-specific password flags: redis-cli -a, ldapsearch -w, and the
     # user/password@service of sqlplus.
-    (
+    SecretRule(
         "credential-flag",
         r"redis-cli(?:[ \t]++[^\s\x00]{1,128}+){0,12}?[ \t]++-a[ \t]++(?P<password>)" + _VALUE,
-        (),
+        example=r"redis-cli -h cache\.internal -a [A-Za-z0-9]{14}",
     ),
-    (
+    SecretRule(
         "credential-flag",
         r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)"
         r"(?:[ \t]++[^\s\x00]{1,256}+){0,16}?[ \t]++-w[ \t]++(?P<password>)" + _VALUE,
-        (),
+        example=r"ldapsearch -x -D cn=admin,dc=example,dc=org -w [A-Za-z0-9]{14}",
     ),
-    (
+    SecretRule(
         "credential-flag",
         r"sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
         r"(?P<value>[^\s@/\"'\x00]{6,128}+)(?![^\s@\x00])",
-        (),
+        example=r"sqlplus -s scott/[A-Za-z0-9]{12}@orcl",
     ),
     # key = value in code, JSON, YAML, INI, .env and `export`, HTTP headers
     # (Authorization: Bearer …, X-Api-Key: …), XML and prose ("the password
     # is …"), where the key names a secret.
-    (
+    SecretRule(
         "credential-assignment",
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,40}+)" + _ASSIGNMENT + _VALUE,
-        (),
+        "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
+        keywords=("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth"),
+        example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
     ),
     # The same with "password" in Russian, Chinese, Japanese, Korean and
     # Spanish (the Latin-script Passwort, Kennwort and mot de passe are
     # found by the row above).  Every alternative starts with a literal, so
     # that the regex engine skips to those characters.
-    (
+    SecretRule(
         "credential-assignment",
         r"(?P<native>\u041f\u0430\u0440\u043e\u043b\u044c|\u043f\u0430\u0440\u043e\u043b\u044c"
         r"|\u041f\u0410\u0420\u041e\u041b\u042c|\u5bc6\u7801|\u5bc6\u78bc|\u53e3\u4ee4"
@@ -1177,14 +1546,15 @@ SECRET_RULES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         + _ASSIGNMENT
         + r")"
         + _VALUE,
-        (),
+        example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
     ),
     # .netrc: machine … login … password …
-    (
+    SecretRule(
         "credential-assignment",
         r"machine[ \t]++[^\s\x00]{1,253}+\s{1,16}+login[ \t]++[^\s\x00]{1,128}+\s{1,16}+password[ \t]++(?P<password>)"
         + _VALUE,
-        (),
+        keywords=("machine",),
+        example=r"machine api\.example\.org login deploy password [A-Za-z0-9]{14}",
     ),
 )
 
@@ -1242,8 +1612,15 @@ STRUCTURED_PATTERN = (
     r"|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?::[0-9]{1,5})?"
     r"|[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}"
     r"|v?[0-9]{1,6}(?:\.[0-9]{1,6}){1,3}(?:[-+][0-9A-Za-z.-]{1,32})?"
-    r"|(?:~|\.{1,2})[/\\].*|/[^/]+/.*|[A-Za-z]:\\.*"
 )
+# A file path: from the root, the home or working directory, or a drive.
+PATH_PATTERN = r"(?:~|\.{1,2}|[A-Za-z]:)?+(?P<parts>[/\\][^/\\]*+(?:[/\\][^/\\]*+)*+)"
+# Masks and cuts: what stands for the hidden part of a value.
+MASK_MARKS = ("...", "\u2026", "***", "\u2022\u2022")
+# Neighbouring characters that step by one or repeat, at least this share
+# of a body this long or longer.
+RUN_SHARE = 0.5
+MIN_RUN_CHARS = 8
 # A GPG key ID or fingerprint (signingkey = 3AA5C34371567BD2), after a key
 # that does not name a password.
 KEY_ID_PATTERN = r"(?:0x)?[0-9A-F]{16}|[0-9A-F]{40}"
@@ -1371,6 +1748,7 @@ class _Scan:
         "has_key",
         "has_password",
         "has_user",
+        "keywords",
         "merged",
         "non_ascii",
         "regex",
@@ -1381,6 +1759,8 @@ class _Scan:
     def __init__(self, regex: re.Pattern[str], rows: dict[str | None, tuple[int, str, int]]) -> None:
         self.regex = regex
         self.rows = rows  # marker group (None: the only row) -> (table index, family, anchor length)
+        # Searched only in text that holds one of these, lowered ("" is in every text).
+        self.keywords: tuple[str, ...] = ("",)
         self.merged = None not in rows
         groups = regex.groupindex
         self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
@@ -1411,19 +1791,25 @@ class _SecretScanner:
         plain: dict[str, dict[str, list[str]]] = {}
         firsts: dict[str, str] = {}
         markers: dict[str, dict[str | None, tuple[int, str, int]]] = {}
-        for index, (family, pattern, keywords) in enumerate(SECRET_RULES):
-            if keywords:
-                self.labelled.append((family, re.compile(pattern, re.ASCII), keywords))
+        keywords: dict[str, set[str]] = {}
+        for index, rule in enumerate(SECRET_RULES):
+            family, pattern = rule.family, rule.pattern
+            if rule.labels:
+                self.labelled.append((family, re.compile(pattern, re.ASCII), rule.labels))
                 continue
             anchor, anchor_source = _literal_anchor(pattern)
+            row_keywords = rule.keywords or ("",)
             after = len(anchor_source)
             source = pattern
             # A pattern that checks what precedes its anchor does so itself.
             if anchor[:1].isalnum() and not pattern.startswith("(?<", after):
                 source = f"{pattern[:after]}{_token_start(anchor_source)}{pattern[after:]}"
             if "(?P<" in pattern or not anchor:
-                self.scans.append(_Scan(re.compile(source, re.ASCII), {None: (index, family, len(anchor))}))
+                scan = _Scan(re.compile(source, re.ASCII), {None: (index, family, len(anchor))})
+                scan.keywords = tuple(sorted(set(row_keywords)))
+                self.scans.append(scan)
                 continue
+            keywords.setdefault(anchor[0], set()).update(row_keywords)
             marker = f"row{index}"
             pieces = _literal_pieces(anchor_source)
             second = pieces[1] if len(pieces) > 1 else ""
@@ -1431,12 +1817,18 @@ class _SecretScanner:
             rest = source[len(pieces[0]) + len(second) :]
             plain.setdefault(anchor[0], {}).setdefault(second, []).append(f"{rest}(?P<{marker}>)")
             markers.setdefault(anchor[0], {})[marker] = (index, family, len(anchor))
+        # Whether some row is searched only where its keywords occur.
+        self.prefiltered = any(rule.keywords for rule in SECRET_RULES if not rule.labels)
         for first, by_second in plain.items():
             branches = "|".join(f"{second}(?:{'|'.join(rests)})" for second, rests in by_second.items())
-            self.scans.append(_Scan(re.compile(f"{firsts[first]}(?:{branches})", re.ASCII), markers[first]))
+            scan = _Scan(re.compile(f"{firsts[first]}(?:{branches})", re.ASCII), markers[first])
+            scan.keywords = tuple(sorted(keywords[first]))
+            self.scans.append(scan)
         self.escape = re.compile(_ESCAPES_BEFORE_A_SHAPE, re.ASCII)
         self.placeholder = re.compile(PLACEHOLDER_PATTERN, re.ASCII | re.IGNORECASE)
         self.structured = re.compile(STRUCTURED_PATTERN, re.ASCII)
+        self.path = re.compile(PATH_PATTERN, re.ASCII)
+        self.path_separator = re.compile(r"[/\\]", re.ASCII)
         self.key_id = re.compile(KEY_ID_PATTERN, re.ASCII)
         self.wordish = re.compile(WORDISH_PATTERN, re.ASCII)
         self.wordish_or_numbered = re.compile(WORDISH_OR_NUMBERED_PATTERN, re.ASCII)
@@ -1510,23 +1902,54 @@ def find_secret(text: str) -> tuple[int, str] | None:
     holds more candidates than MAX_SECRET_CANDIDATES (the offset is then
     that of the first candidate past the limit).  Nothing of the value is
     returned."""
+    hits = find_secrets(text)
+    return min(hits.values()) if hits else None
+
+
+def find_secrets(text: str) -> dict[int, tuple[int, str]]:
+    """Every field (by its index among the NUL-separated fields) that holds
+    a secret, with its earliest hit as ``find_secret`` gives it.  Each scan
+    moves on to the next field once it has found a hit in one, so that the
+    cost stays that of one pass however many fields hold a secret."""
     scanner = _secret_scanner()
     scanner.key_verdicts.clear()
     scanner.value_verdicts.clear()
-    best: tuple[int, int, str] | None = None  # offset, table index, family
+    import bisect
+
+    field_starts = [0]
+    nul = text.find("\x00")
+    while nul >= 0:
+        field_starts.append(nul + 1)
+        nul = text.find("\x00", nul + 1)
+    found: dict[int, tuple[int, int, str]] = {}  # field -> offset, table index, family
     budget = MAX_SECRET_CANDIDATES
     blanked = scanner.escape.sub(_ESCAPE_BLANKED, text) if "\\" in text or "%" in text else text
     ascii_only = text.isascii()
+    lowered = text.lower() if scanner.prefiltered else text
+    present: dict[str, bool] = {"": True}
     for scan in scanner.scans:
         if scan.non_ascii and ascii_only:
             continue
+        for word in scan.keywords:
+            if word not in present:
+                present[word] = word in lowered
+            if present[word]:
+                break
+        else:
+            continue  # the keyword prefilter: none of its rows can match
         search = scan.regex.search
         scanned = blanked if scan.blanked else text
         position = 0
-        while True:
+        while budget >= 0:
             match = search(scanned, position)
-            if match is None or (best is not None and match.start() > best[0]):
+            if match is None:
                 break
+            field = bisect.bisect_right(field_starts, match.start()) - 1
+            field_end = field_starts[field + 1] if field + 1 < len(field_starts) else len(text)
+            known = found.get(field)
+            if known is not None and match.start() > known[0]:
+                position = field_end  # this field is refused already: the next one
+                continue
             if scan.value_group == "value" and match["value"].strip("\"'`").isdigit():
                 position = match.end()
                 continue
@@ -1537,13 +1960,13 @@ def find_secret(text: str) -> tuple[int, str] | None:
             else:
                 hit, resume = _judge(scanner, scan, scanned, match)
             if hit is not None:
-                if best is None or hit < best:
-                    best = hit
-                break
+                if known is None or hit < known:
+                    found[field] = hit
+                resume = field_end
             position = max(resume, match.start() + 1)
         if budget < 0:
             break
-    return None if best is None else (best[0], best[2])
+    return {field: (offset, family) for field, (offset, _index, family) in found.items()}
 
 
 def _judge(
@@ -1614,6 +2037,8 @@ def _plain_is_placeholder(scanner: _SecretScanner, found: str, anchor_chars: int
     if EXAMPLE_MARK in found:
         return True
     body = found[anchor_chars:]
+    if _mostly_runs(body):
+        return True  # ghp_abcdefghijklmnopqrstuvwxyz0123456789
     if body.upper() == body and not any(char in body for char in "-_./"):
         return False
     return scanner.wordish.fullmatch(body) is not None
@@ -1773,31 +2198,115 @@ def _holds_its_key(scanner: _SecretScanner, value: str, identifier: str) -> bool
 def _credential_value(scanner: _SecretScanner, value: str, password: bool) -> bool:
     """A credential rather than a word, a name, a number, a placeholder, a
     reference or data, judged by characters and entropy rather than by a
-    list of words: long enough, no space, a letter, not name-shaped (more
-    strictly after a key that names a password), and the entropy of a
-    random string of its length."""
+    list of words: no judgement of VALUE_JUDGEMENTS turns it away."""
     verdict = scanner.value_verdicts.get((value, password))
     if verdict is None:
-        verdict = _judge_value(scanner, value, password)
+        verdict = why_not_a_credential(scanner, value, password) is None
         scanner.value_verdicts[(value, password)] = verdict
     return verdict
 
 
-def _judge_value(scanner: _SecretScanner, value: str, password: bool) -> bool:
-    if len(value) < MIN_VALUE_CHARS or " " in value or "\t" in value or value.lower() == value.upper():
-        return False
+def why_not_a_credential(scanner: _SecretScanner, value: str, password: bool) -> str | None:
+    """The first reason of VALUE_JUDGEMENTS to turn the value away, or None
+    when it is a credential.  ``password``: the key names a password, so
+    names are judged more strictly."""
+    for judgement in VALUE_JUDGEMENTS:
+        reason = judgement(scanner, value, password)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _short_or_spaced(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """Too short, holding a space, or without a cased letter."""
+    if len(value) < MIN_VALUE_CHARS:
+        return "short"
+    if " " in value or "\t" in value:
+        return "spaced"
+    return "no-letter" if value.lower() == value.upper() else None
+
+
+def _a_word(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """A word in any script, of one case or Capitalized: "stocké", "Пароль"."""
     if value.isalpha() and (value.islower() or value.isupper() or value[1:].islower()):
-        return False  # a word in any script: "stocké", "Пароль"
-    if _is_placeholder(scanner, value) or scanner.structured.fullmatch(value):
-        return False
+        return "word"
+    return None
+
+
+def _a_placeholder(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    return "placeholder" if _is_placeholder(scanner, value) else None
+
+
+def _masked(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """Part of a value with the rest masked or cut off: sk-...Xy9Z, ****1234,
+    a value that ends in "..."."""
+    return "masked" if any(mark in value for mark in MASK_MARKS) else None
+
+
+def _a_run(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """A body made of runs (abcdef, 123456, abc123xyz): most neighbours
+    one step apart, as no random string is."""
+    return "run" if _mostly_runs(value) else None
+
+
+def _data(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """Dates, times, addresses, host names, e-mail addresses, versions."""
+    return "data" if scanner.structured.fullmatch(value) else None
+
+
+def _a_path(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """A file path whose every part reads as a name (/run/secrets/db, ~/.ssh/id,
+    C:\\keys\\app.pfx); random characters between slashes do not."""
+    match = scanner.path.fullmatch(value)
+    if match is None:
+        return None
+    parts = [part for part in scanner.path_separator.split(match["parts"]) if part]
+    return "path" if all(scanner.name.fullmatch(part) and _pronounceable(scanner, part) for part in parts) else None
+
+
+def _a_name(scanner: _SecretScanner, value: str, password: bool) -> str | None:
+    """A name or an identifier: after a key that names a password, only
+    names of plain words (getPassword, DB_PASSWORD_2); after another key,
+    numbered words too (oauth2, Socks5Auth) and GPG key IDs."""
     if password:
-        if scanner.strict_name.fullmatch(value):
-            return False
-    elif (scanner.name.fullmatch(value) and _pronounceable(scanner, value)) or scanner.key_id.fullmatch(value):
-        return False
-    if "/" in value and scanner.wordish_or_numbered.fullmatch(value):
-        return False  # a path or a reference
-    return _entropy_enough(value)
+        return "name" if scanner.strict_name.fullmatch(value) else None
+    if scanner.name.fullmatch(value) and _pronounceable(scanner, value):
+        return "name"
+    return "key-id" if scanner.key_id.fullmatch(value) else None
+
+
+def _a_reference(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """Words between slashes and other separators: where a secret lives."""
+    return "reference" if "/" in value and scanner.wordish_or_numbered.fullmatch(value) else None
+
+
+def _low_entropy(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    return None if _entropy_enough(value) else "low-entropy"
+
+
+# The judgements of a value, cheapest first; each returns why it turned the
+# value away (a fixed reason) or None.
+VALUE_JUDGEMENTS: tuple[Callable[[_SecretScanner, str, bool], str | None], ...] = (
+    _short_or_spaced,
+    _a_word,
+    _a_placeholder,
+    _masked,
+    _a_run,
+    _data,
+    _a_path,
+    _a_name,
+    _a_reference,
+    _low_entropy,
+)
+
+
+def _mostly_runs(value: str) -> bool:
+    """Whether at least RUN_SHARE of neighbouring characters step by one
+    (or repeat), as in "abc123xyz" and "1234567"."""
+    from itertools import pairwise
+
+    steps = sum(1 for left, right in pairwise(value) if 0 <= ord(right) - ord(left) <= 1)
+    return len(value) >= MIN_RUN_CHARS and steps >= RUN_SHARE * (len(value) - 1)
 
 
 def _pronounceable(scanner: _SecretScanner, value: str) -> bool:
@@ -3070,7 +3579,7 @@ class Outcome:
     Graphify's version, and for a refusal where (``at``), which secret rule,
     and whether the published graph was withdrawn."""
 
-    __slots__ = ("at", "code", "extra", "graphify_version", "rule", "withdrawn")
+    __slots__ = ("at", "code", "extra", "graphify_version", "rule", "secret_fields", "withdrawn")
 
     def __init__(self, code: str, extra: dict[str, Any], graphify_version: str | None = None) -> None:
         self.code = code
@@ -3079,6 +3588,7 @@ class Outcome:
         self.at: str | None = None
         self.rule: str | None = None
         self.withdrawn = False
+        self.secret_fields: int | None = None
 
     @classmethod
     def refusal(cls, error: ProjectionError) -> Outcome:
@@ -3086,6 +3596,7 @@ class Outcome:
         outcome.at = error.at
         outcome.rule = error.rule
         outcome.withdrawn = error.withdrawn
+        outcome.secret_fields = error.secret_fields
         return outcome
 
 
@@ -3337,6 +3848,8 @@ def result_line(outcome: Outcome) -> str:
             result["at"] = outcome.at
         if outcome.rule is not None:
             result["rule"] = outcome.rule
+        if outcome.secret_fields is not None:
+            result["secretFields"] = outcome.secret_fields
         if outcome.withdrawn:
             result["withdrawn"] = True
     return json.dumps(result, sort_keys=True, separators=(",", ":"))

@@ -234,9 +234,11 @@ class TempDirTestCase(unittest.TestCase):
         at: str | None = None,
         rule: str | None = None,
         withdrawn: bool = False,
+        secret_fields: int | None = None,
     ) -> None:
         """The one line, its code and exit, and exactly the keys it must have:
-        ``at``, ``rule`` and ``withdrawn`` are present only when expected."""
+        ``at``, ``rule`` and ``withdrawn`` are present only when expected;
+        ``secretFields`` on every selection_secret (1 unless told)."""
         expected_exit = cp.CODES[code] if exit_code is None else exit_code
         self.assertEqual(result.stderr, b"", "stderr must stay empty")
         self.assertEqual(len(result.lines), 1, "exactly one result line")
@@ -248,7 +250,14 @@ class TempDirTestCase(unittest.TestCase):
             self.assertEqual(keys, SUCCESS_KEYS_BY_CODE[code])
         else:
             expected = set(ALWAYS_KEYS)
-            for key, value in (("at", at), ("rule", rule), ("withdrawn", withdrawn or None)):
+            if code == "selection_secret" and secret_fields is None:
+                secret_fields = 1
+            for key, value in (
+                ("at", at),
+                ("rule", rule),
+                ("withdrawn", withdrawn or None),
+                ("secretFields", secret_fields),
+            ):
                 if value is not None:
                     expected.add(key)
                     self.assertEqual(result.json[key], value, key)

@@ -24,6 +24,7 @@ from typing import Any
 # -I leaves the script's own directory off sys.path.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import secret_samples
 import standin_graphify
 from cp_testlib import (
     CAN_SYMLINK,
@@ -647,15 +648,12 @@ class TestAllowlist(TempDirTestCase):
 # ---------------------------------------------------------------------------
 
 
-def _random(alphabet: str, length: int, rng: random.Random) -> str:
-    return "".join(rng.choice(alphabet) for _ in range(length))
-
-
-UPPER_DIGITS = string.ascii_uppercase + string.digits
-ALNUM = string.ascii_letters + string.digits
-URLSAFE = ALNUM + "_-"
-HEX = "0123456789abcdef"
-B64 = ALNUM + "+/"
+_random = secret_samples.rand
+UPPER_DIGITS = secret_samples.UPPER + secret_samples.DIGITS
+ALNUM = secret_samples.ALNUM
+URLSAFE = secret_samples.URLSAFE
+HEX = secret_samples.HEX
+B64 = secret_samples.B64
 
 
 def generated_secrets(rng: random.Random) -> dict[str, str]:
@@ -775,7 +773,10 @@ class TestSecrets(unittest.TestCase):
 
     def test_secret_in_memory_ref_or_id_is_rejected(self) -> None:
         value = minimal()
-        first_summary(value)["memoryRef"] = "gl" + "pat-" + "abcdefghij0123456789"
+        # A body in the ID alphabet, random: one made of runs (abcdef0123…)
+        # is a placeholder.
+        body = secret_samples.mixed(string.ascii_lowercase + string.digits, 20, random.Random(2))
+        first_summary(value)["memoryRef"] = "gl" + "pat-" + body
         self.assertEqual(code_of(value), "selection_secret")
 
     def test_fields_never_match_across_boundaries(self) -> None:

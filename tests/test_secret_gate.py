@@ -28,16 +28,25 @@ from collections.abc import Callable
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from cp_testlib import MODULE, ROOT, branch, child_env, cp, encode, selection, summary
+from secret_samples import (
+    ALNUM,
+    B64,
+    DIGITS,
+    HEX,
+    LOWER,
+    UPPER,
+    URLSAFE,
+    from_pattern,
+    human_password,
+    mixed,
+    password,
+    rand,
+    symbol_password,
+    uuid,
+)
 
 Maker = Callable[[random.Random], list[str]]
 
-UPPER = string.ascii_uppercase
-LOWER = string.ascii_lowercase
-DIGITS = string.digits
-ALNUM = string.ascii_letters + DIGITS
-URLSAFE = ALNUM + "_-"
-B64 = ALNUM + "+/"
-HEX = "0123456789abcdef"
 BECH32_UPPER = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 BEGIN = "-----" + "BEGIN"
 PRIVATE_KEY = "PRIVATE" + " KEY"
@@ -46,51 +55,14 @@ PRIVATE_KEY = "PRIVATE" + " KEY"
 MADE_UP = "Xk9mQ2" + "vL7pR4"
 
 
-def rand(alphabet: str, length: int, rng: random.Random) -> str:
-    return "".join(rng.choice(alphabet) for _ in range(length))
-
-
-def mixed(alphabet: str, length: int, rng: random.Random) -> str:
-    """Random text of the alphabet that has a digit, a lower- and an upper-
-    case letter (where the alphabet has them), as real tokens almost always
-    do; pure chance could otherwise make a token read as a word."""
-    while True:
-        value = rand(alphabet, length, rng)
-        classes = [c for c in (DIGITS, LOWER, UPPER) if set(c) & set(alphabet)]
-        if all(set(value) & set(c) for c in classes):
-            return value
-
-
-def password(rng: random.Random) -> str:
-    """A made-up password: letters of both cases, digits, a symbol."""
-    parts = [rand(UPPER, 2, rng), rand(LOWER, 5, rng), rand(DIGITS, 3, rng), rng.choice("!^*")]
-    rng.shuffle(parts)
-    return "".join(parts)
-
-
-def human_password(rng: random.Random) -> str:
-    """A password as people choose them: a capitalized made-up word, a
-    symbol and digits (Welcome@123, Qwerty_123 in shape, never in letters)."""
-    word = rng.choice(UPPER) + rand(LOWER, rng.randint(4, 7), rng)
-    return word + rng.choice("@#_!") + rand(DIGITS, rng.randint(3, 4), rng)
-
-
-def symbol_password(rng: random.Random) -> str:
-    """A made-up password with an unencoded "#" or "/" in it, as pasted into
-    a URL's credentials."""
-    return password(rng) + rng.choice("#/") + rand(ALNUM, 4, rng)
-
-
-def uuid(rng: random.Random) -> str:
-    return "-".join(rand(HEX, n, rng) for n in (8, 4, 4, 4, 12))
-
-
 def three(make: Callable[[random.Random], str]) -> Maker:
     return lambda rng: [make(rng) for _ in range(3)]
 
 
-# Examples by family: every family of SECRET_RULES must appear here.
-EXAMPLES: dict[str, Maker] = {
+# Variants by family, beside the examples each row of the table gives:
+# shapes a row's example pattern does not show (bodies with and without
+# their header, a key's several spellings).
+VARIANTS: dict[str, Maker] = {
     # Private keys.
     "private-key": lambda rng: [
         f"{BEGIN} RSA {PRIVATE_KEY}-----\nMIIEow{rand(B64, 60, rng)}",
@@ -361,7 +333,7 @@ EXAMPLES: dict[str, Maker] = {
         "h" + "f_" + mixed(ALNUM, 34, rng),
         "api" + "_org_" + mixed(string.ascii_letters, 34, rng),
     ],
-    "groq-api-key": three(lambda rng: "gs" + "k_" + mixed(ALNUM, 48, rng)),
+    "groq-api-key": three(lambda rng: "gs" + "k_" + mixed(ALNUM, 52, rng)),
     "perplexity-api-key": three(lambda rng: "pp" + "lx-" + mixed(ALNUM, 48, rng)),
     "replicate-api-token": three(lambda rng: "r" + "8_" + mixed(ALNUM, 37, rng)),
     "langsmith-api-key": three(
@@ -410,7 +382,11 @@ EXAMPLES: dict[str, Maker] = {
         "hv" + "b." + mixed(URLSAFE, 150, rng),
         "hv" + "s." + mixed(URLSAFE, 24, rng),
     ],
-    "doppler-token": three(lambda rng: "dp" + "." + rng.choice(("pt", "st", "sa")) + "." + mixed(ALNUM, 43, rng)),
+    "doppler-token": lambda rng: [
+        "dp" + "." + rng.choice(("pt", "st", "sa")) + "." + mixed(ALNUM, 43, rng),
+        "dp" + ".st." + rng.choice(("dev", "prd", "stg_eu-1")) + "." + mixed(ALNUM, 44, rng),
+        "dp" + ".st." + mixed(LOWER, 12, rng) + "." + mixed(ALNUM, 40, rng),
+    ],
     "onepassword-secret-key": three(
         lambda rng: (
             "A"
@@ -520,6 +496,32 @@ EXAMPLES: dict[str, Maker] = {
         "\\napi_key=" + mixed(ALNUM, 24, rng),
         "headers = {'Authorization': 'Bearer " + mixed(URLSAFE, 40, rng) + "'}",
     ],
+}
+
+# Examples from the table itself: each row's example pattern, three times;
+# a labelled shape after a key that carries its label.  Adding a provider
+# is one row: its examples follow.
+EXAMPLES_PER_ROW = 3
+
+
+def row_example(rule: cp.SecretRule, rng: random.Random) -> str:
+    shape = from_pattern(rule.example, rng)
+    return f"{rule.labels[0]}_api_key = {shape}" if rule.labels else shape
+
+
+def table_examples(family: str, rng: random.Random) -> list[str]:
+    return [
+        row_example(rule, rng) for rule in cp.SECRET_RULES if rule.family == family for _ in range(EXAMPLES_PER_ROW)
+    ]
+
+
+def _examples_of(family: str) -> Maker:
+    variants = VARIANTS.get(family)
+    return lambda rng: [*table_examples(family, rng), *(variants(rng) if variants else [])]
+
+
+EXAMPLES: dict[str, Maker] = {
+    family: _examples_of(family) for family in dict.fromkeys(r.family for r in cp.SECRET_RULES)
 }
 
 # Where a secret sits in a note.  "{s}" is the example.
@@ -787,14 +789,16 @@ def look_alikes() -> list[str]:
 
 
 class TestCorpus(unittest.TestCase):
-    def test_every_family_of_the_table_has_examples(self) -> None:
-        families = {family for family, _, _ in cp.SECRET_RULES}
-        self.assertEqual(sorted(families - set(EXAMPLES)), [], "families without corpus examples")
-        self.assertEqual(sorted(set(EXAMPLES) - families), [], "examples for families not in the table")
+    def test_every_row_of_the_table_gives_examples_of_its_family(self) -> None:
+        families = {rule.family for rule in cp.SECRET_RULES}
+        self.assertEqual(sorted(set(VARIANTS) - families), [], "variants for families not in the table")
         rng = random.Random(0)
-        for family, make in EXAMPLES.items():
-            with self.subTest(family):
-                self.assertGreaterEqual(len(make(rng)), 3)
+        for index, rule in enumerate(cp.SECRET_RULES):
+            for _ in range(EXAMPLES_PER_ROW):
+                example = row_example(rule, rng)
+                with self.subTest(row=index, family=rule.family):
+                    hit = cp.find_secret(example)
+                    self.assertEqual(None if hit is None else hit[1], rule.family)
 
     def test_recall_and_false_positives(self) -> None:
         misses: list[tuple[str, str, str | None]] = []
@@ -880,8 +884,10 @@ class TestJudgement(unittest.TestCase):
         """A JSON string's \\n or \\u0022, or a URL's %22, right before a
         token does not make it continue a longer token."""
         rng = random.Random(21)
-        for family, make in EXAMPLES.items():
-            example = make(rng)[0]
+        for rule in cp.SECRET_RULES:
+            if rule.judged != "shape":
+                continue
+            family, example = rule.family, row_example(rule, rng)
             expected = cp.find_secret(example)
             assert expected is not None
             for escape in ("\\n", "\\t", "\\r\\n", "\\u0022", "\\x22", "%22", "%3D"):
@@ -1100,7 +1106,7 @@ class TestReadme(unittest.TestCase):
     def test_every_family_is_listed_in_the_readme(self) -> None:
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
             readme = handle.read()
-        families = {f for f, _, _ in cp.SECRET_RULES} | {cp.CANDIDATE_LIMIT_RULE}
+        families = {rule.family for rule in cp.SECRET_RULES} | {cp.CANDIDATE_LIMIT_RULE}
         missing = [family for family in sorted(families) if f"`{family}`" not in readme]
         self.assertEqual(missing, [])
 
