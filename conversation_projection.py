@@ -848,7 +848,7 @@ MIN_VALUE_CHARS = 6
 MAX_VALUE_CHARS = 256
 # A value: quoted (spaces allowed inside; a JSON string's \"…\" too) or
 # bare (up to a space, quote, bracket, "," ";" or "&" as in a query string;
-# not starting with "-", which is the next flag).  Quotes are part of the
+# not starting with "-" after a space, which is the next flag).  Quotes are part of the
 # capture; the judge removes them.  A bare value of letters of one case,
 # "_", ".", "/" and "-" is a word or a name, which the judge would turn
 # away: the two lookaheads do it first, so that prose ("the password is
@@ -865,15 +865,26 @@ _VALUE = (
     rf"(?P<value>\"[^\"\x00\n]{_QUOTED_CHARS}\"|'[^'\x00\n]{_QUOTED_CHARS}'|`[^`\x00\n]{_QUOTED_CHARS}`"
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
-    rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
+    rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
 )
 # "is" in English, German, French and Spanish prose.
 _PROSE_IS = r"(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?)"
-# Between a key and its value: `>` right after it (XML: <password>…</password>;
-# the judge checks the tags), or an optional closing quote, bracket or
-# backslash and spaces, then one of:
+# The type in a declaration between a key and "=": Go's `var key string =`,
+# Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
+# generics and arrays (`key: Option<String> =`, `key: string[] =`).
+_DECLARED_TYPE = (
+    r"&?+(?:'static[ \t]++|mut[ \t]++)?+[A-Za-z_][A-Za-z0-9_.]{0,30}+"
+    r"(?:<[^>\n\x00]{0,40}+>|\[[^\]\n\x00]{0,40}+\])?+[?*]?+"
+)
+# Between a key and its value: `>` right after it, the value on the same
+# line or the next (XML: <password>…</password>; the judge checks the
+# tags), or an optional closing quote, bracket or backslash and spaces,
+# then one of:
 # - `= ("user", ` (a user and password pair after an auth key);
-# - `:=`, `=>`, `=`, `==`, `:`, `?=`, or a full-width colon or equals sign;
+# - `:=`, `::=`, `:::=` (make), `=>`, `=`, `==`, `.=`, `??=` (PHP), `+=`,
+#   `?=`, a declared type and `=`; `:` with a YAML block scalar's `|` or
+#   `>` before the value on the next line; or a full-width colon or
+#   equals sign;
 # - "," before a quoted value (define('DB_PASSWORD', '…'), ["password", "…"]);
 # - `value=` or `"value":` on the same line or the next (<add
 #   key="ClearTextPassword" value="…"/>, Kubernetes `- name: DB_PASSWORD` /
@@ -885,10 +896,13 @@ _PROSE_IS = r"(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?)"
 # next character picks the form, so that a key followed by none of them
 # costs one failed step per form.
 _ASSIGNMENT = (
-    r"(?:>"
+    r"(?:>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+"
     r"|[\\\"'`\]]{0,3}+[ \t]{0,8}+(?:"
     r"=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
-    r"|:=|=>|={1,3}|::?|\?=|\uff1a|\uff1d"
+    r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
+    r"|(?::[ \t]{0,8}+|(?<=[ \t]))" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
+    r"|::?(?:[ \t]{0,8}+[|>][-+0-9]{0,2}+[ \t]{0,8}+\r?\n[ \t]{1,16}+)?+"
+    r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
     r"|(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
     r"|(?<=[ \t])(?:"
@@ -957,12 +971,14 @@ class SecretRule:
       prefilters; a row without them is searched everywhere, and a literal
       anchor makes the regex engine jump from one occurrence to the next,
       which is the same prefilter at no extra cost;
+    - ``within``: when given, a match counts only in a field that also
+      holds this text ("kind: Secret" for a manifest's data);
     - ``example``: a pattern in the same notation that the tests generate
       examples of this row from; by default the pattern itself.
 
     What is judged follows from the pattern's named groups (``judged``)."""
 
-    __slots__ = ("example", "family", "keywords", "labels", "pattern", "source")
+    __slots__ = ("example", "family", "keywords", "labels", "pattern", "source", "within")
 
     def __init__(
         self,
@@ -972,6 +988,7 @@ class SecretRule:
         *,
         labels: tuple[str, ...] = (),
         keywords: tuple[str, ...] = (),
+        within: str = "",
         example: str = "",
     ) -> None:
         self.family = family
@@ -979,6 +996,7 @@ class SecretRule:
         self.source = source
         self.labels = labels
         self.keywords = keywords
+        self.within = within
         self.example = example or pattern
 
     @property
@@ -1075,7 +1093,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "gitleaks digitalocean.go; trufflehog digitaloceanv2",
     ),
     SecretRule(
-        "alibaba-access-key-id", r"LTAI[A-Za-z0-9]{20}(?![A-Za-z0-9])", "gitleaks alibaba.go; trufflehog alibaba"
+        "alibaba-access-key-id", r"LTAI[A-Za-z0-9]{17,21}+(?![A-Za-z0-9])", "gitleaks alibaba.go; trufflehog alibaba"
     ),
     SecretRule(
         "alibaba-secret-key", r"[A-Za-z0-9]{30}", "gitleaks alibaba.go; trufflehog alibaba", labels=("alibaba",)
@@ -1133,7 +1151,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "supabase-token",
-        r"sbp_[a-f0-9]{40}(?![A-Za-z0-9])",
+        r"sbp_[a-z0-9]{40}(?![A-Za-z0-9])",
         "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)",
     ),
     SecretRule("supabase-token", r"sb_secret_[A-Za-z0-9_-]{31,64}+"),
@@ -1185,7 +1203,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "circleci-token", r"CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+", "trufflehog circleci; CircleCI personal API token docs"
     ),
     SecretRule(
-        "buildkite-token", r"bkua_[a-f0-9]{40}(?![A-Za-z0-9])", "trufflehog buildkite; Buildkite API access token docs"
+        "buildkite-token", r"bkua_[a-z0-9]{40}(?![A-Za-z0-9])", "trufflehog buildkite; Buildkite API access token docs"
     ),
     SecretRule("sonarqube-token", r"sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])", "gitleaks sonar.go; trufflehog sonarcloud"),
     SecretRule("prefect-token", r"pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])", "gitleaks prefect.go; trufflehog prefect"),
@@ -1285,7 +1303,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("twilio-api-key", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", "gitleaks twilio.go; trufflehog twilioapikey"),
     SecretRule(
         "sendgrid-api-key",
-        r"SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+        r"SG\.[A-Za-z0-9_-]{20,24}+\.[A-Za-z0-9_-]{39,50}+(?![A-Za-z0-9_-])",
         "gitleaks sendgrid.go; trufflehog sendgrid",
     ),
     SecretRule(
@@ -1293,7 +1311,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}",
         "gitleaks sendinblue.go; trufflehog sendinbluev2",
     ),
-    SecretRule("mailgun-api-key", r"key-[a-f0-9]{32}(?![A-Za-z0-9])", "gitleaks mailgun.go; trufflehog mailgun"),
+    SecretRule("mailgun-api-key", r"key-[a-z0-9]{32}(?![A-Za-z0-9])", "gitleaks mailgun.go; trufflehog mailgun"),
     SecretRule(
         "mailchimp-api-key",
         r"-us(?<=[0-9a-f]{32}-us)" + _token_start(r"[0-9a-f]{32}-us", "[A-Za-z0-9]") + r"[0-9]{1,2}(?![A-Za-z0-9])",
@@ -1336,7 +1354,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "replicate-api-token",
-        r"r8_[A-Za-z0-9]{37}(?![A-Za-z0-9])",
+        r"r8_[A-Za-z0-9_-]{37}(?![A-Za-z0-9_-])",
         "trufflehog replicate; Replicate API tokens docs (r8_)",
     ),
     SecretRule(
@@ -1344,7 +1362,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])",
         "trufflehog langsmith; LangSmith API keys docs",
     ),
-    SecretRule("xai-api-key", r"xai-[A-Za-z0-9]{70,90}+(?![A-Za-z0-9])", "trufflehog xai; x.ai console API keys"),
+    SecretRule("xai-api-key", r"xai-[A-Za-z0-9_]{70,90}+(?![A-Za-z0-9_])", "trufflehog xai; x.ai console API keys"),
     SecretRule(
         "pinecone-api-key",
         r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])",
@@ -1375,12 +1393,15 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule("sentry-token", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+"),
     SecretRule("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])", "gitleaks notion.go; trufflehog notion"),
+    SecretRule("notion-token", r"secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])"),  # integration tokens before ntn_
     SecretRule(
         "airtable-token",
         r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks airtable.go; trufflehog airtablepersonalaccesstoken",
     ),
-    SecretRule("typeform-token", r"tfp_[A-Za-z0-9_.=-]{59}", "gitleaks typeform.go; trufflehog typeform"),
+    SecretRule(
+        "typeform-token", r"tfp_[A-Za-z0-9_.=-]{40,59}+(?![A-Za-z0-9_.=-])", "gitleaks typeform.go; trufflehog typeform"
+    ),
     SecretRule("frameio-token", r"fio-u-[A-Za-z0-9_=-]{64}", "gitleaks frameio.go; trufflehog frameio"),
     SecretRule("adobe-client-secret", r"p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])", "gitleaks adobe.go; trufflehog adobeio"),
     SecretRule(
@@ -1469,6 +1490,17 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
         r"|NE5YVWlPaU|NmFYQWlPaU)[A-Za-z0-9/_+-]{40,8000}+",
     ),
+    # A Kubernetes Secret: the first value under data: (base64) or
+    # stringData:, whatever its key, in a text that says kind: Secret.
+    SecretRule(
+        "kubernetes-secret",
+        r"(?:data|stringData):[ \t]*+\r?\n[ \t]{1,16}+[^\s:\x00#]{1,253}+:[ \t]{0,8}+"
+        r"(?:[|>][-+]?+[ \t]*+\r?\n[ \t]{1,16}+)?+"
+        r"(?P<secret>\"[^\"\x00\n]{1,4000}+\"|'[^'\x00\n]{1,4000}+'|[^\s\x00]{1,4000}+)",
+        "gitleaks kubernetes.go; Kubernetes Secret docs (data holds base64, stringData plain text)",
+        within="kind: Secret",
+        example=r"kind: Secret\ndata:\n  config\.json: [A-Za-z0-9+/]{40}==\n",
+    ),
     # scheme://user:password@host, any scheme; the user may be empty
     # (redis://:…@), the password may hold an unencoded "/" or "#".
     SecretRule(
@@ -1497,8 +1529,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?:=|[ \t]++)(?:pass:)?+"
         r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++"
-        r"|(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:"
-        r"|U[ \t]++[^\s%\"'\x00]{1,64}+%(?P<password>))" + _VALUE,
+        r"|(?:(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))" + _VALUE,
         "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus and sshpass",
         example=r"--password=[A-Za-z0-9]{14}",
     ),
@@ -1548,6 +1579,19 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + _VALUE,
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
     ),
+    # Dockerfile: ENV KEY value (the form without "=").
+    SecretRule(
+        "credential-assignment",
+        r"ENV[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + _VALUE,
+        example=r"ENV (?:API_TOKEN|DB_PASSWORD) [A-Za-z0-9]{20}",
+    ),
+    # .pgpass: host:port:database:user:password, "*" for any of the first four.
+    SecretRule(
+        "credential-assignment",
+        r"(?<![^\s\x00\"'`=])(?:[A-Za-z0-9_.-]{1,253}+|\*):(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:"
+        r"(?P<password>)" + _VALUE,
+        example=r"db\.internal:5432:app:deploy:[A-Za-z0-9]{14}",
+    ),
     # .netrc: machine … login … password …
     SecretRule(
         "credential-assignment",
@@ -1567,6 +1611,8 @@ ENTROPY_SLACK_BITS = 1.0
 # password", "MY_…_MASTER_PASSWORD"), at most this far: a run this long
 # without a break is a blob (a data: URI, a base64 body), not a key.
 KEY_LOOKBACK = 96
+# How far from "pass:" a "fail" makes it test results.
+TEST_LOG_REACH = 120
 # A keyword labels a value from the key or the words just before it.
 LABEL_LOOKBACK = 48
 IDENTIFIER_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
@@ -1615,6 +1661,22 @@ STRUCTURED_PATTERN = (
 )
 # A file path: from the root, the home or working directory, or a drive.
 PATH_PATTERN = r"(?:~|\.{1,2}|[A-Za-z]:)?+(?P<parts>[/\\][^/\\]*+(?:[/\\][^/\\]*+)*+)"
+# What is said about a secret rather than the secret: a hash or cipher
+# scheme (Argon2id-hashed, bcrypt, SHA256), a tokenizer's vocabulary
+# (o200k_base), an LDAP distinguished name (cn=agent,dc=example,dc=com).
+SCHEME_PATTERN = (
+    r"(?:argon2(?:id|i|d)?|bcrypt|scrypt|yescrypt|pbkdf2(?:[-_]sha[0-9]{1,3})?|sha-?(?:1|224|256|384|512)"
+    r"|sha3(?:-[0-9]{3})?|md5|hmac(?:-sha[0-9]{1,3})?|rsa|ecdsa|ed25519|x25519|aes(?:-?[0-9]{3})?|chacha20"
+    r"|blake[23][bs]?|crypt|plain(?:text)?|hashed|salted|encrypted)"
+    r"(?:[-_/][A-Za-z0-9]{1,16}){0,3}"
+    r"|[A-Za-z0-9]{1,24}-(?:hashed|encrypted|salted|encoded|signed|based|protected)"
+)
+VOCABULARY_PATTERN = r"[a-z]{1,3}[0-9]{1,3}k_base|[a-z]{1,16}_(?:base|harmony)"
+DN_PATTERN = r"(?:(?:cn|dc|ou|o|uid|c|l|st)=[^,=]{1,64},)+(?:cn|dc|ou|o|uid|c|l|st)=[^,=]{1,64}"
+# A type in code: dotted names, the last one made of words (X25519PrivateKey).
+TYPE_NAME_PATTERN = (
+    r"(?:[A-Za-z_][A-Za-z0-9_]*+\.)*+(?:[A-Z][A-Za-z]?+[0-9]{1,6}+)?+(?:[A-Z][a-z]{2,}+){2,}+(?:[A-Z]{1,4}+)?+"
+)
 # Masks and cuts: what stands for the hidden part of a value.
 MASK_MARKS = ("...", "\u2026", "***", "\u2022\u2022")
 # Neighbouring characters that step by one or repeat, at least this share
@@ -1655,7 +1717,7 @@ NAME_PATTERN = (
 # DB_PASSWORD), or numbers beside words of one case (backup-2024-11-30,
 # DB_PASSWORD_2).  A word glued to digits, a Capitalized word beside digits
 # or a symbol is a password: bakery2024summer, Qwerty_123, Welcome@123.
-_STRICT_WORD = r"(?:[A-Z]++|[A-Z]?+[a-z]++(?:[A-Z][a-z]++)*+[A-Z]{0,4}+)"
+_STRICT_WORD = r"(?:[A-Z]?+[a-z]++(?:[A-Z][a-z]++)*+[A-Z]{0,4}+|[A-Z]++)"
 STRICT_NAME_PATTERN = (
     rf"[-_./]*+{_STRICT_WORD}(?:[-_./]++{_STRICT_WORD})*+[-_./]*+"
     r"|[-_./]*+(?:[a-z]++|[0-9]++)(?:[-_./]++(?:[a-z]++|[0-9]++))*+[-_./]*+"
@@ -1754,6 +1816,7 @@ class _Scan:
         "regex",
         "rows",
         "value_group",
+        "within",
     )
 
     def __init__(self, regex: re.Pattern[str], rows: dict[str | None, tuple[int, str, int]]) -> None:
@@ -1761,6 +1824,7 @@ class _Scan:
         self.rows = rows  # marker group (None: the only row) -> (table index, family, anchor length)
         # Searched only in text that holds one of these, lowered ("" is in every text).
         self.keywords: tuple[str, ...] = ("",)
+        self.within = ""  # a text the field must also hold for a hit to count
         self.merged = None not in rows
         groups = regex.groupindex
         self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
@@ -1807,6 +1871,7 @@ class _SecretScanner:
             if "(?P<" in pattern or not anchor:
                 scan = _Scan(re.compile(source, re.ASCII), {None: (index, family, len(anchor))})
                 scan.keywords = tuple(sorted(set(row_keywords)))
+                scan.within = rule.within
                 self.scans.append(scan)
                 continue
             keywords.setdefault(anchor[0], set()).update(row_keywords)
@@ -1828,6 +1893,10 @@ class _SecretScanner:
         self.placeholder = re.compile(PLACEHOLDER_PATTERN, re.ASCII | re.IGNORECASE)
         self.structured = re.compile(STRUCTURED_PATTERN, re.ASCII)
         self.path = re.compile(PATH_PATTERN, re.ASCII)
+        self.scheme = re.compile(SCHEME_PATTERN, re.ASCII | re.IGNORECASE)
+        self.vocabulary = re.compile(VOCABULARY_PATTERN, re.ASCII)
+        self.distinguished_name = re.compile(DN_PATTERN, re.ASCII | re.IGNORECASE)
+        self.type_name = re.compile(TYPE_NAME_PATTERN, re.ASCII)
         self.path_separator = re.compile(r"[/\\]", re.ASCII)
         self.key_id = re.compile(KEY_ID_PATTERN, re.ASCII)
         self.wordish = re.compile(WORDISH_PATTERN, re.ASCII)
@@ -1959,6 +2028,8 @@ def find_secrets(text: str) -> dict[int, tuple[int, str]]:
                 resume = len(text)
             else:
                 hit, resume = _judge(scanner, scan, scanned, match)
+                if hit is not None and scan.within and scan.within not in text[field_starts[field] : field_end]:
+                    hit = None
             if hit is not None:
                 if known is None or hit < known:
                     found[field] = hit
@@ -1985,6 +2056,8 @@ def _judge(
     raw = match[group]
     value, offset = _unwrapped(raw, match.start(group))
     quoted = raw[0] in "\"'`" and raw[-1] == raw[0] and len(raw) > 1
+    # A quoted value turned away may hold a credential of its own: the
+    # scan goes on inside it.
     resume = offset if quoted else match.end()
     if group == "secret":
         if not _is_secret_part(scanner, scan, match, raw[0] == "{", value):
@@ -2009,7 +2082,8 @@ def _judge(
         if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
             return None, resume
     if not _credential_value(scanner, value, password):
-        return None, resume
+        # So may a value that is an assignment itself (bos_token=…).
+        return None, offset if _an_assignment(scanner, value, password) else resume
     if key_start < 0:
         return (offset, index, family), match.end()
     identifier = text[identifier_start:key_end]
@@ -2051,6 +2125,8 @@ def _is_secret_part(scanner: _SecretScanner, scan: _Scan, match: re.Match[str], 
     a well-known default rather than a secret)."""
     if len(value) < MIN_VALUE_CHARS or _is_placeholder(scanner, value):
         return False
+    if "%" in value and _is_placeholder(scanner, _percent_decoded(value)):
+        return False  # %3Cpassword%3E
     head = value.partition("[")[0].partition("(")[0]
     if braced and scanner.code.fullmatch(value) and scanner.wordish_or_numbered.fullmatch(head):
         return False
@@ -2059,6 +2135,16 @@ def _is_secret_part(scanner: _SecretScanner, scan: _Scan, match: re.Match[str], 
         if port.isdigit() or value == match["user"]:
             return False
     return True
+
+
+def _percent_decoded(value: str) -> str:
+    """The value with its %XX escapes of ASCII characters decoded."""
+    parts = value.split("%")
+    decoded = [parts[0]]
+    for part in parts[1:]:
+        code = part[:2]
+        decoded.append(chr(int(code, 16)) + part[2:] if _is_hex(code, 2) and code[0] in "01234567" else "%" + part)
+    return "".join(decoded)
 
 
 def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: int) -> tuple[int, int]:
@@ -2091,10 +2177,19 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
     if verdict == _PASSWORD_UNLESS_PROSE:
         prose = bool(word) and word not in DECLARATION_WORDS
         opens = not stripped or stripped[-1] in KEY_OPENERS
-        test_log = identifier == "PASS" and text.startswith(":", key_end)  # "--- PASS: TestV2API (0.01s)"
+        # "--- PASS: TestV2API (0.01s)", "pass: LoginFlowV2, fail: CheckoutV3"
+        test_log = text.startswith(":", key_end) and (
+            identifier == "PASS" or _names_a_failure(text, key_start, key_end)
+        )
         flag = identifier.startswith("-")  # mysql --pass …, openssl -pass pass:…
         verdict = _PASSWORD if flag or (opens and not prose and not test_log) else _NOT_SECRET
     return verdict, identifier_start
+
+
+def _names_a_failure(text: str, key_start: int, key_end: int) -> bool:
+    """Whether "fail" stands near a "pass:" key: test results, not a key."""
+    near = text[max(0, key_start - TEST_LOG_REACH) : key_end + TEST_LOG_REACH].lower()
+    return "fail" in near
 
 
 def _escape_length(stripped: str, text: str, identifier_start: int) -> int:
@@ -2169,7 +2264,7 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
     if connector == ">":
         opening = text[max(0, identifier_start - 32) : identifier_start]
         in_tag = opening.endswith("<") or ("<" in opening and opening.rsplit("<", 1)[1].endswith(":"))
-        return in_tag and text.startswith("</", value_end)
+        return in_tag and text[value_end : value_end + 32].lstrip(" \t\r\n").startswith("</")
     if connector == ",":
         return quoted and between.lstrip("\\")[:1] in ("'", '"')
     return True
@@ -2280,6 +2375,36 @@ def _a_reference(scanner: _SecretScanner, value: str, _password: bool) -> str | 
     return "reference" if "/" in value and scanner.wordish_or_numbered.fullmatch(value) else None
 
 
+def _said_about_a_secret(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """A scheme, a vocabulary or a distinguished name: "password:
+    Argon2id-hashed", "tokens: o200k_base", "bind_dn = cn=agent,dc=org"."""
+    for reason, pattern in (
+        ("scheme", scanner.scheme),
+        ("vocabulary", scanner.vocabulary),
+        ("distinguished-name", scanner.distinguished_name),
+    ):
+        if pattern.fullmatch(value):
+            return reason
+    return None
+
+
+def _an_assignment(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """A value that is itself a key and a name (AWS_PROFILE=prod-admin,
+    bos_token=): what it assigns is judged where the scan goes on."""
+    key, equals, rest = value.partition("=")
+    if not equals or not scanner.name.fullmatch(key) or not _pronounceable(scanner, key):
+        return None
+    return "assignment" if not rest or scanner.name.fullmatch(rest) else None
+
+
+def _a_type_name(scanner: _SecretScanner, value: str, password: bool) -> str | None:
+    """A type after a key that is not a password's (private_key:
+    X25519PrivateKey): dotted names, the last one mostly words."""
+    if password or not scanner.type_name.fullmatch(value):
+        return None
+    return "type" if _pronounceable(scanner, value.rpartition(".")[2]) else None
+
+
 def _low_entropy(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
     return None if _entropy_enough(value) else "low-entropy"
 
@@ -2294,7 +2419,10 @@ VALUE_JUDGEMENTS: tuple[Callable[[_SecretScanner, str, bool], str | None], ...] 
     _a_run,
     _data,
     _a_path,
+    _said_about_a_secret,
+    _an_assignment,
     _a_name,
+    _a_type_name,
     _a_reference,
     _low_entropy,
 )
@@ -2360,7 +2488,10 @@ def _unwrapped(raw: str, offset: int) -> tuple[str, int]:
     if len(raw) >= 2 and raw[0] + raw[-1] in ('""', "''", "``", "{}"):
         inner = raw[1:-1]
         return (inner[:-1] if inner.endswith("\\") else inner), offset + 1
-    value = raw.rstrip(".,:;")
+    # A JSON string's escaped line break ends a bare value: "KEY=…\nNEXT=1".
+    for escape in ("\\n", "\\r", "\\t"):
+        raw = raw.partition(escape)[0] or raw
+    value = raw if raw.endswith("...") else raw.rstrip(".,:;")
     # "!", "?" and "*" end a sentence or close emphasis after a word
     # ("Strong!"), but belong to a password that has digits ("lhyky406KM!").
     word = value.rstrip("!?*")
