@@ -308,6 +308,247 @@ URLS = (
     "S3 presigned URL discussion: the X-Amz-Signature query parameter expires after 900 seconds; we did not paste one.",
 )
 
+# Summaries with placeholders where a credential would go.
+PLACEHOLDERS = (
+    "README step 3: export GITHUB_TOKEN=<your-token> and run make release. The user asked whether "
+    "a fine-grained token works; yes, with contents: write.",
+    'The OpenShift docs use --set kraken.kubeconfig.token.token="sha256~XXXX_PUT_YOUR_TOKEN_HERE_XXXX"; '
+    "the assistant said to keep that placeholder in the sample values file.",
+    ".env.example we committed:\nDB_HOST=localhost\nDB_USER=app\nDB_PASSWORD=changeme\n"
+    "SECRET_KEY=replace-me\nSENTRY_DSN=",
+    "docker-compose.yml uses interpolation: POSTGRES_PASSWORD: ${DB_PASS} and the .env next to it is "
+    "git-ignored. The assistant explained ${DB_PASS:?must be set} to fail early.",
+    'Terraform example: variable "api_token" { type = string, sensitive = true, default = "REPLACE_ME" } '
+    "- we removed the default so a plan fails without it.",
+    'User asked for a config template. We wrote:\n[database]\nuser = "app"\npassword = "<password>"\n'
+    'host = "localhost"',
+    'appsettings.Development.json has "ApiKey": "your-api-key-here" and the real one comes from user-secrets.',
+    "The Slack sample: SLACK_BOT_TOKEN=" + SLACK_BOT + "your-bot-token and SLACK_SIGNING_SECRET=your-signing-secret.",
+    "Stripe quickstart uses STRIPE_SECRET_KEY=" + STRIPE_LIVE[:3] + "test_... in the docs; we kept the dots.",
+    "kubectl create secret generic app --from-literal=password='<PASSWORD>' --dry-run=client -o yaml "
+    "is what we put in the runbook, with the placeholder.",
+    "GitHub Actions sample for the docs:\n- run: ./deploy.sh\n  env:\n    API_TOKEN: ${{ secrets.API_TOKEN }}\n"
+    "    REGION: eu-west-1",
+    'User\'s nginx snippet: proxy_set_header Authorization "Bearer $upstream_token"; where $upstream_token '
+    "comes from a map block. No literal token.",
+    "Placeholders we allow in docs: <token>, {token}, ${TOKEN}, YOUR_TOKEN_HERE, xxxxxxxx. Anything else is reviewed.",
+    'Sample curl: curl -H "Authorization: Bearer $TOKEN" https://api.example.org/v1/me',
+    'In the Helm chart values.yaml: auth:\n  password: ""\n  existingSecret: ""\n'
+    "The assistant said an empty password makes the chart generate one.",
+    'TOML for the bot:\n[discord]\ntoken = "PUT-YOUR-DISCORD-TOKEN-HERE"\nprefix = "!"',
+    'The Go example reads flag.String("token", "", "API token (or set API_TOKEN)"); the default is empty.',
+    "For the workshop the local database runs with POSTGRES_HOST_AUTH_METHOD=trust inside docker-compose; "
+    "the assistant added a check that refuses trust outside it.",
+    "WordPress wp-config sample: define( 'DB_PASSWORD', 'password_here' ); - straight from wp-config-sample.php.",
+    "SMTP settings template: EMAIL_HOST_USER=apikey, EMAIL_HOST_PASSWORD=<sendgrid-api-key>.",
+    "Sample .npmrc in the docs: //registry.npmjs.org/:_authToken=${NPM_TOKEN}",
+    "pip.conf example: index-url = https://__token__:<pypi-token>@upload.pypi.org/legacy/ - placeholder only.",
+    'The Rust example config: api_key = "xxxxxxxxxxxxxxxxxxxxxxxx" # replace with your key',
+    "Mailgun docs: api_key = 'key-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX'. We left it as the X placeholder.",
+    "Dockerfile: ARG NPM_TOKEN then RUN --mount=type=secret,id=npm,target=/root/.npmrc npm ci; "
+    "build with --secret id=npm,src=$HOME/.npmrc.",
+)
+
+# Summaries with values cut off: what is left is not a credential.
+CUT_OFF = (
+    "User started pasting the header: Authorization: Bearer eyJhbGciOi... and stopped, as the assistant asked.",
+    "The error showed key=" + AWS_ID + "... truncated by the logger at 8 characters.",
+    "token=abc... is all the screenshot shows; the user wanted to know which service issued it.",
+    "connection string starts with Server=tcp:sql-prod.database.windows.net,1433;User ID=app;Password=... "
+    "and the rest was cut before pasting.",
+    "The webhook URL looked like https://hooks.slack.com/services/T000/B000/... - cut, so nothing to rotate.",
+    "secret_key: '...' (user elided it) and the assistant explained Flask's SECRET_KEY length.",
+    "Log excerpt: refresh_token=\u2026 expires_in=3600 token_type=Bearer",
+    "The CLI printed api key: " + OPENAI + "ant-\u2026 and the user asked whether the prefix tells the workspace.",
+)
+
+# Summaries with digests, commit IDs, UUIDs and asset names: identifiers.
+IDENTIFIERS = (
+    "The favicon 404s: /static/favicon.ico-" + ASSET_HASH + ".png is requested but the manifest has a "
+    "different hash. The hex part is just the content hash from the bundler.",
+    "Fixed in commit "
+    + COMMIT
+    + " (fix the login redirect loop); reverted the cookie change in "
+    + OTHER_COMMIT[:12]
+    + ".",
+    "git bisect pointed at " + COMMIT[:7] + "; the assistant showed git show --stat " + COMMIT[:7] + ".",
+    "Release checksum: sha256 " + TARBALL_SHA256 + "  notes-2.4.0.tar.gz. User asked how to verify it with "
+    "sha256sum -c.",
+    "Lock file entry: projection-0.1.0-py3-none-any.whl --hash=sha256:" + WHEEL_SHA256,
+    "Pinned the image by digest: image: registry.example.org/app@sha256:" + IMAGE_DIGEST,
+    "Order " + ORDER_ID + " failed at the payment step; the tenant is " + TENANT_ID + ".",
+    "request_id: " + REQUEST_ID + " - the assistant found it in the gateway logs, 502 after 30 s.",
+    "Webpack output: main." + BUNDLE_HASH + ".js and the CDN caches it for a year because the hash changes.",
+    'The SRI attribute: integrity="sha256-'
+    + base64.b64encode(hashlib.sha256(b"app.css").digest()).decode()
+    + '" on the stylesheet link.',
+    "Terraform state lists aws_kms_key.main with key_id = " + TENANT_ID + " (an ID, not key material).",
+    'Azure: tenant_id = "' + TENANT_ID + '", client_id = "' + ORDER_ID + '"; the secret comes from the '
+    "pipeline's service connection.",
+    "Docker build cache: layer sha256:" + IMAGE_DIGEST[:12] + " reused; the assistant explained why COPY "
+    "order matters.",
+    "Go module sum: example.org/lib v1.4.2 h1:" + base64.b64encode(hashlib.sha256(b"lib").digest()).decode(),
+    "The migration id is " + COMMIT[:14] + "_add_password_reset_tokens, generated by the ORM.",
+    "GPG key fingerprint for the release: " + COMMIT.upper() + ". User asked how to check it on keys.openpgp.org.",
+    "npm integrity: sha512-"
+    + base64.b64encode(hashlib.sha512(b"left-pad").digest()).decode()
+    + " in package-lock.json.",
+    "UUID v4 for the device: device_id = " + str(uuid.uuid5(uuid.NAMESPACE_OID, "device-7")) + ".",
+    "We decoded the test header: base64 " + HELLO_B64 + ' is just "hello, reviewer".',
+    "Kubernetes ConfigMap binaryData: settings.yaml: " + CONFIG_B64 + " (log level and workers, nothing secret).",
+    'The assistant explained that Basic auth is base64 of user:pass, e.g. base64("username:password") = '
+    + USER_COLON_B64
+    + ", which is why it is not encryption.",
+    'ETag: "' + ASSET_HASH + '" comes back on every GET; the user wanted conditional requests.',
+)
+
+# Summaries that discuss tokens and keys by format, pasting none.
+FORMATS = (
+    "User asked what is in a JWT. Assistant: three base64url parts, header.payload.signature; the header "
+    "has alg and typ, the payload sub, exp, iat. We did not paste a real one.",
+    "JWT validation checklist: verify the signature, check exp and nbf, pin alg to RS256, check aud and iss.",
+    "The assistant explained that a PEM file starts with "
+    + BEGIN
+    + " "
+    + PRIVATE_KEY
+    + "----- and ends with "
+    + END
+    + " "
+    + PRIVATE_KEY
+    + "-----, and that the user should never paste what is in between.",
+    "openssl genpkey -algorithm ed25519 -out key.pem then openssl pkey -in key.pem -pubout -out pub.pem; "
+    "we only shared pub.pem.",
+    "Certificate chain order: leaf, intermediate, root; the " + BEGIN + " CERTIFICATE----- blocks are public.",
+    'ssh-keygen -t ed25519 -C "work laptop" -f ~/.ssh/id_ed25519_work; the .pub file goes to GitHub.',
+    "GitHub token formats: classic PATs start with " + GITHUB + ", fine-grained with github_pat_, "
+    "OAuth with gho_. The assistant said secret scanning knows all of them.",
+    "AWS access key IDs begin with " + AWS_ID + " (long-term) or ASIA (temporary, from STS).",
+    "Hugging Face tokens start with " + HUGGING_FACE + "; we use a read-only one in CI for model downloads.",
+    "Discussed refresh token rotation: each refresh returns a new refresh token and invalidates the old one.",
+    "PASETO vs JWT: v4.public uses Ed25519; no alg header to confuse. The user liked that.",
+    "JWKS endpoint: https://login.example.org/.well-known/jwks.json; keys are selected by kid.",
+    "age encryption: age -r age1... (public recipient) to encrypt; identity file stays in ~/.config/sops/age/keys.txt.",
+    "Explained HMAC-signed webhooks: the X-Hub-Signature-256 header is sha256=<hex HMAC of the body>.",
+)
+
+# Summaries of configuration with the secret keys left empty.
+EMPTY_VALUES = (
+    "We trimmed the .env to the keys the app reads:\nGITHUB_API_KEY=\nDYNATRACE_API_KEY=\nLOG_LEVEL=info",
+    "application.properties:\nsnowflake.password=\njdbc.snowflake.url=\nThe values come from the vault at start.",
+    'config.yaml:\nsmtp:\n  host: smtp.example.org\n  user: ""\n  password: ""\nEmpty means no auth on the relay.',
+    'settings.json has "apiKey": "" and the extension prompts for it on first use.',
+    'TOML: [auth]\ntoken = ""\nrefresh_token = ""\nThe CLI fills both after login.',
+    "Kubernetes Secret stub we keep in git:\napiVersion: v1\nkind: Secret\nmetadata:\n  name: app\n"
+    "type: Opaque\nstringData: {}\nThe real one is created by External Secrets.",
+    "The INI file: [credentials]\nusername =\npassword =\nUser asked why configparser returns '' for both.",
+    'Terraform tfvars template: db_password = "" # set with TF_VAR_db_password',
+    "The user's .netrc template has machine api.example.org login deploy and no password line; "
+    "curl --netrc then prompts.",
+    'sumologic_access_id = "" and sumologic_access_key = "" in the sample tfvars, to be filled per workspace.',
+)
+
+# Summaries in other languages than English.
+OTHER_LANGUAGES = (
+    "Der Nutzer fragte, wie Passwörter gespeichert werden. Passwort: mit Argon2id gehasht, Salt pro Nutzer. "
+    "Der Assistent empfahl, alte MD5-Hashes beim nächsten Login zu ersetzen.",
+    "Wir haben beschlossen, das Token nicht im Repository zu speichern, sondern in der CI als geheime Variable.",
+    "Zugangsdaten: AWS_PROFILE=prod-admin für das Deployment, sonst das Profil dev.",
+    "Le mot de passe est haché avec bcrypt (coût 12). L'assistant a expliqué pourquoi le sel est inclus dans le hash.",
+    "L'utilisateur a demandé où mettre la clé API : dans une variable d'environnement, OPENAI_API_KEY, "
+    "jamais dans le code.",
+    "Résultats des tests - réussi : LoginFlowV2, échoué : CheckoutV3.",
+    "El usuario preguntó cómo rotar el token de GitHub. El asistente sugirió un token de grano fino "
+    "con caducidad de 90 días.",
+    "Contraseña: cifrada con Argon2id; la clave de cifrado del disco está en el KMS, no en el servidor.",
+    "Configuración: DB_PASSWORD=${DB_PASSWORD} en docker-compose y el valor real en el archivo .env ignorado por git.",
+    "ユーザーはパスワードの保存方法を質問した。パスワードは Argon2id でハッシュ化し、ソルトはユーザーごと。",
+    "トークンは環境変数 GITHUB_TOKEN から読み込む。リポジトリには保存しない、とアシスタントが説明した。",
+    "APIキーは ****1234 とマスクされて表示される。ダッシュボードでは末尾4文字だけが見える。",
+    "O usuário perguntou sobre a senha do banco: ela fica no Secrets Manager, em prod/app/db.",
+    "De gebruiker vroeg waar het wachtwoord staat: in de kluis van het team, niet in de repository.",
+    "Użytkownik zapytał o hasło do bazy: jest w zmiennej środowiskowej DB_PASSWORD ustawianej przez CI.",
+    "用户问密码怎么存。助手建议用 bcrypt 哈希，成本因子 12，令牌放在环境变量里。",
+)
+
+# Summaries of everyday sessions whose snippets touch auth and config.
+SESSIONS = (
+    "User asked how to add basic auth to an nginx location. Assistant gave:\n"
+    'location /admin/ {\n  auth_basic "Admin";\n  auth_basic_user_file /etc/nginx/.htpasswd;\n}\n'
+    "and htpasswd -B -c /etc/nginx/.htpasswd admin to create the file (it prompts for the password).",
+    "We wrote a GitHub Actions workflow with OIDC:\npermissions:\n  id-token: write\n  contents: read\n"
+    "steps:\n  - uses: aws-actions/configure-aws-credentials@v4\n    with:\n"
+    "      role-to-assume: arn:aws:iam::123456789012:role/gha-deploy\n      aws-region: eu-central-1",
+    "SQL for the password reset table:\nCREATE TABLE password_reset_tokens (\n  id bigserial PRIMARY KEY,\n"
+    "  user_id bigint NOT NULL REFERENCES users(id),\n  token_hash bytea NOT NULL,\n"
+    "  expires_at timestamptz NOT NULL\n);\nWe store only the hash of the token.",
+    "Postgres: ALTER ROLE app PASSWORD NULL; then switched to IAM auth. The user asked whether "
+    "password_encryption = scram-sha-256 still matters; it does for the other roles.",
+    "Dockerfile review: the assistant flagged ENV API_KEY=... as a bad idea because ENV lands in the image "
+    "history; we moved to a build secret and a runtime env var.",
+    "Kubernetes: kubectl create secret tls web-tls --cert=tls.crt --key=tls.key; the files stay on the "
+    "admin's machine, the cluster has the Secret.",
+    "Rust axum middleware: we extract the bearer with TypedHeader<Authorization<Bearer>> and compare "
+    "token.token() with constant_time_eq against the configured value from the environment.",
+    "Python requests: session.auth = (user, password) where both come from keyring; the assistant "
+    "showed HTTPBasicAuth and HTTPDigestAuth.",
+    "Node/Express: app.use(session({ secret: process.env.SESSION_SECRET, resave: false, saveUninitialized: false }))",
+    'Go: http.SetCookie(w, &http.Cookie{Name: "session", Value: id, HttpOnly: true, Secure: true, '
+    "SameSite: http.SameSiteLaxMode})",
+    "We talked about CSRF: Django's csrftoken cookie and the X-CSRFToken header; the token changes on login.",
+    'Terraform: resource "random_password" "db" { length = 32, special = true } and the result goes '
+    "straight into aws_secretsmanager_secret_version; nobody sees it.",
+    "GitHub Actions: the user asked why ${{ secrets.DEPLOY_KEY }} is empty in a fork PR. Assistant: secrets "
+    "are not passed to workflows from forks; use pull_request_target carefully or skip.",
+    'TOML for Cargo: [registries.internal]\nindex = "sparse+https://crates.example.org/index/"\n'
+    "and the token lives in ~/.cargo/credentials.toml, written by cargo login.",
+    "YAML anchors for the CI: &default_env with API_URL and TIMEOUT; the token is a protected CI/CD variable.",
+    "User wanted a password generator. Assistant: secrets.token_urlsafe(24) for tokens, and for passwords "
+    "''.join(secrets.choice(alphabet) for _ in range(20)).",
+    "We reviewed the login rate limit: 5 attempts per 15 minutes per account and per IP, then a captcha.",
+    "Assistant explained OAuth PKCE: code_verifier is random, code_challenge = BASE64URL(SHA256(verifier)), "
+    "method S256.",
+    "The user asked whether to put the API key in the Authorization header or a query parameter. "
+    "Header, because URLs end up in logs.",
+    "SSH agent forwarding vs ProxyJump: the assistant recommended ProxyJump bastion so the key never leaves "
+    "the laptop.",
+    "Session summary: fixed the token refresh race (two tabs refreshing at once) with a mutex around refresh().",
+    "We wrote a pre-commit hook that runs gitleaks protect --staged; the user asked about false positives "
+    "in test fixtures and we added a .gitleaksignore entry by fingerprint.",
+    "Redis ACL: ACL SETUSER worker on >… ~jobs:* +@list; the assistant explained the > prefix adds a "
+    "password, which we set from the secret store, not here.",
+    "MongoDB: the connection uses authSource=admin and authMechanism=SCRAM-SHA-256; credentials from "
+    "the MONGO_USER and MONGO_PASS variables.",
+    "Keycloak client: Client authentication ON, credentials tab shows the client secret; we copied it "
+    "into the vault directly and regenerated after the screen share.",
+    "User asked what passkeys are. Assistant: WebAuthn credentials bound to the origin; the server stores "
+    "only the public key and a credential id.",
+    "The Flask app had app.secret_key = os.urandom(24) at import, which logs everyone out on restart. "
+    "We load it from the environment instead.",
+    "Elasticsearch: xpack.security.enabled: true and the elastic user's password is reset with "
+    "bin/elasticsearch-reset-password -u elastic; output goes to the terminal only.",
+    "Nginx: ssl_certificate /etc/letsencrypt/live/example.org/fullchain.pem; "
+    "ssl_certificate_key /etc/letsencrypt/live/example.org/privkey.pem;",
+    "The user asked about .gitattributes for secrets; the assistant suggested git-crypt or sops, and "
+    "sops with age keys was chosen.",
+    "sops file header: sops:\n  age:\n    - recipient: age1...\n  lastmodified: '2026-11-30T10:00:00Z'\n"
+    "  mac: ENC[AES256_GCM,data:...,type:str]",
+    "Vault dev server prints a root token at start; the assistant said -dev-root-token-id=root is for "
+    "local experiments only.",
+    "Next.js: NEXT_PUBLIC_ variables end up in the browser bundle, so the API key must not be NEXT_PUBLIC_API_KEY.",
+    "Vite: import.meta.env.VITE_API_URL is public; secrets belong in the server, the assistant said.",
+    "Mobile app: store the refresh token in Keychain (iOS) and EncryptedSharedPreferences (Android).",
+    "We decided: access tokens live 15 minutes, refresh tokens 30 days with rotation, and logout "
+    "revokes the refresh token family.",
+    "Summary: the password reset email link carries a one-time token; we store sha256(token) and compare "
+    "with hmac.compare_digest.",
+    "The assistant explained key rotation for JWT signing: publish the new key in JWKS, sign with it after "
+    "a day, drop the old kid after the longest token lifetime.",
+    "Ansible playbook:\n- name: create db user\n  community.postgresql.postgresql_user:\n    name: app\n"
+    '    password: "{{ app_db_password }}"\n  no_log: true',
+    "systemd: LoadCredential=db-password:/etc/app/db-password and the service reads "
+    "$CREDENTIALS_DIRECTORY/db-password.",
+)
+
 # Every group, named by kind and topic; the test reports a refusal by the
 # group's name and the text's index in it.
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -320,4 +561,11 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "summaries/annotations": ANNOTATIONS,
     "summaries/shell-variables": SHELL_VARIABLES,
     "summaries/urls": URLS,
+    "summaries/placeholders": PLACEHOLDERS,
+    "summaries/cut-off": CUT_OFF,
+    "summaries/identifiers": IDENTIFIERS,
+    "summaries/formats": FORMATS,
+    "summaries/empty-values": EMPTY_VALUES,
+    "summaries/other-languages": OTHER_LANGUAGES,
+    "summaries/sessions": SESSIONS,
 }
