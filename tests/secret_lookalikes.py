@@ -549,6 +549,776 @@ SESSIONS = (
     "$CREDENTIALS_DIRECTORY/db-password.",
 )
 
+# Passages quoted as they are from CPython 3.11.7's standard library (Lib/).
+STANDARD_LIBRARY = (
+    # Lib/getpass.py: the module docstring.
+    '"""Utilities to get a password and/or the current user name.\n'
+    "\n"
+    "getpass(prompt[, stream]) - Prompt for a password, with echo turned off.\n"
+    "getuser() - Get the user name from the environment or password database.\n"
+    "\n"
+    "GetPassWarning - This UserWarning is issued when getpass() cannot prevent\n"
+    "                 echoing of the password contents while reading.",
+    # Lib/getpass.py: unix_getpass's docstring.
+    "def unix_getpass(prompt='Password: ', stream=None):\n"
+    '    """Prompt for a password, with echo turned off.\n'
+    "\n"
+    "    Args:\n"
+    "      prompt: Written on stream to ask for the input.  Default: 'Password: '\n"
+    "      stream: A writable file object to display the prompt.  Defaults to\n"
+    "              the tty.  If no tty is available defaults to sys.stderr.\n"
+    "    Returns:\n"
+    "      The seKr3t input.\n"
+    "    Raises:\n"
+    "      EOFError: If our input tty or stdin was closed.\n"
+    "      GetPassWarning: When we were unable to turn echo off on the input.",
+    # Lib/getpass.py: fallback_getpass.
+    "def fallback_getpass(prompt='Password: ', stream=None):\n"
+    '    warnings.warn("Can not control echo on the terminal.", GetPassWarning,\n'
+    "                  stacklevel=2)\n"
+    "    if not stream:\n"
+    "        stream = sys.stderr\n"
+    '    print("Warning: Password input may be echoed.", file=stream)',
+    # Lib/getpass.py: getuser's docstring.
+    '    """Get the username from the environment or password database.\n'
+    "\n"
+    "    First try various environment variables, then the password\n"
+    "    database.  This works on Windows as long as USERNAME is set.",
+    # Lib/netrc.py: netrc._parse.
+    "            # We're looking at start of an entry for a named machine or default.\n"
+    "            login = account = password = ''\n"
+    "            self.hosts[entryname] = {}\n"
+    "            while 1:\n"
+    "                prev_lineno = lexer.lineno\n"
+    "                tt = lexer.get_token()\n"
+    "                if tt.startswith('#'):\n"
+    "                    if lexer.lineno == prev_lineno:\n"
+    "                        lexer.instream.readline()\n"
+    "                    continue\n"
+    "                if tt in {'', 'machine', 'default', 'macdef'}:\n"
+    "                    self.hosts[entryname] = (login, account, password)\n"
+    "                    lexer.push_token(tt)\n"
+    "                    break\n"
+    "                elif tt == 'login' or tt == 'user':\n"
+    "                    login = lexer.get_token()\n"
+    "                elif tt == 'account':\n"
+    "                    account = lexer.get_token()\n"
+    "                elif tt == 'password':\n"
+    "                    password = lexer.get_token()\n"
+    "                else:\n"
+    '                    raise NetrcParseError("bad follower token %r" % tt,',
+    # Lib/netrc.py: netrc._security_check and authenticators.
+    "            if (prop.st_mode & (stat.S_IRWXG | stat.S_IRWXO)):\n"
+    "                raise NetrcParseError(\n"
+    '                    "~/.netrc access too permissive: access"\n'
+    '                    " permissions must restrict access to only"\n'
+    '                    " the owner")\n'
+    "\n"
+    "    def authenticators(self, host):\n"
+    '        """Return a (user, account, password) tuple for given host."""',
+    # Lib/netrc.py: netrc.__repr__.
+    "    def __repr__(self):\n"
+    '        """Dump the class data in the format of a .netrc file."""\n'
+    '        rep = ""\n'
+    "        for host in self.hosts.keys():\n"
+    "            attrs = self.hosts[host]\n"
+    '            rep += f"machine {host}\\n\\tlogin {attrs[0]}\\n"\n'
+    "            if attrs[1]:\n"
+    '                rep += f"\\taccount {attrs[1]}\\n"\n'
+    '            rep += f"\\tpassword {attrs[2]}\\n"\n'
+    "        for macro in self.macros.keys():",
+    # Lib/smtplib.py: SMTPAuthenticationError.
+    "class SMTPAuthenticationError(SMTPResponseException):\n"
+    '    """Authentication error.\n'
+    "\n"
+    "    Most probably the server didn't accept the username/password\n"
+    "    combination provided.\n"
+    '    """',
+    # Lib/smtplib.py: SMTP.auth_cram_md5, auth_plain, auth_login.
+    "    def auth_cram_md5(self, challenge=None):\n"
+    '        """ Authobject to use with CRAM-MD5 authentication. Requires self.user\n'
+    '        and self.password to be set."""\n'
+    "        # CRAM-MD5 does not support initial-response.\n"
+    "        if challenge is None:\n"
+    "            return None\n"
+    '        return self.user + " " + hmac.HMAC(\n'
+    "            self.password.encode('ascii'), challenge, 'md5').hexdigest()\n"
+    "\n"
+    "    def auth_plain(self, challenge=None):\n"
+    '        """ Authobject to use with PLAIN authentication. Requires self.user and\n'
+    '        self.password to be set."""\n'
+    '        return "\\0%s\\0%s" % (self.user, self.password)\n'
+    "\n"
+    "    def auth_login(self, challenge=None):\n"
+    '        """ Authobject to use with LOGIN authentication. Requires self.user and\n'
+    '        self.password to be set."""\n'
+    "        if challenge is None or self._auth_challenge_count < 2:\n"
+    "            return self.user\n"
+    "        else:\n"
+    "            return self.password",
+    # Lib/smtplib.py: SMTP.login's docstring.
+    "    def login(self, user, password, *, initial_response_ok=True):\n"
+    '        """Log in on an SMTP server that requires authentication.\n'
+    "\n"
+    "        The arguments are:\n"
+    "            - user:         The user name to authenticate with.\n"
+    "            - password:     The password for the authentication.\n"
+    "\n"
+    "        Keyword arguments:\n"
+    "            - initial_response_ok: Allow sending the RFC 4954 initial-response\n"
+    "              to the AUTH command, if the authentication methods supports it.\n"
+    "\n"
+    "        If there has been no previous EHLO or HELO command this session, this\n"
+    "        method tries ESMTP EHLO first.\n"
+    "\n"
+    "        This method will return normally if the authentication was successful.\n"
+    "\n"
+    "        This method may raise the following exceptions:\n"
+    "\n"
+    "         SMTPHeloError            The server didn't reply properly to\n"
+    "                                  the helo greeting.\n"
+    "         SMTPAuthenticationError  The server didn't accept the username/\n"
+    "                                  password combination.\n"
+    "         SMTPNotSupportedError    The AUTH command is not supported by the",
+    # Lib/smtplib.py: SMTP_SSL's docstring.
+    "        encrypted socket (to use this class you need a socket module that was\n"
+    "        compiled with SSL support). If host is not specified, '' (the local\n"
+    "        host) is used. If port is omitted, the standard SMTP-over-SSL port\n"
+    "        (465) is used.  local_hostname and source_address have the same meaning\n"
+    "        as they do in the SMTP class.  keyfile and certfile are also optional -\n"
+    "        they can contain a PEM formatted private key and certificate chain file\n"
+    "        for the SSL connection. context also optional, can contain a\n"
+    "        SSLContext, and is an alternative to keyfile and certfile; If it is\n"
+    "        specified both keyfile and certfile must be None.",
+    # Lib/imaplib.py: IMAP4's docstring.
+    "    All arguments to commands are converted to strings, except for\n"
+    "    AUTHENTICATE, and the last argument to APPEND which is passed as\n"
+    "    an IMAP4 literal.  If necessary (the string contains any\n"
+    "    non-printing characters or white-space and isn't enclosed with\n"
+    "    either parentheses or double quotes) each string is quoted.\n"
+    "    However, the 'password' argument to the LOGIN command is always\n"
+    "    quoted.  If you want to avoid having an argument string quoted\n"
+    "    (eg: the 'flags' argument to STORE) then enclose the string in\n"
+    '    parentheses (eg: "(\\Deleted)").',
+    # Lib/imaplib.py: IMAP4.login.
+    "    def login(self, user, password):\n"
+    '        """Identify client using plaintext password.\n'
+    "\n"
+    "        (typ, [data]) = <instance>.login(user, password)\n"
+    "\n"
+    "        NB: 'password' will be quoted.\n"
+    '        """\n'
+    "        typ, dat = self._simple_command('LOGIN', user, self._quote(password))",
+    # Lib/imaplib.py: IMAP4.login_cram_md5.
+    "    def login_cram_md5(self, user, password):\n"
+    '        """ Force use of CRAM-MD5 authentication.\n'
+    "\n"
+    "        (typ, [data]) = <instance>.login_cram_md5(user, password)\n"
+    '        """\n'
+    "        self.user, self.password = user, password\n"
+    "        return self.authenticate('CRAM-MD5', self._CRAM_MD5_AUTH)\n"
+    "\n"
+    "\n"
+    "    def _CRAM_MD5_AUTH(self, challenge):\n"
+    '        """ Authobject to use with CRAM-MD5 authentication. """\n'
+    "        import hmac\n"
+    "        pwd = (self.password.encode('utf-8') if isinstance(self.password, str)\n"
+    "                                             else self.password)\n"
+    "        return self.user + \" \" + hmac.HMAC(pwd, challenge, 'md5').hexdigest()",
+    # Lib/imaplib.py: IMAP4_SSL's docstring.
+    "                host - host's name (default: localhost);\n"
+    "                port - port number (default: standard IMAP4 SSL port);\n"
+    "                keyfile - PEM formatted file that contains your private key (default: None);\n"
+    "                certfile - PEM formatted certificate chain file (default: None);\n"
+    "                ssl_context - a SSLContext object that contains your certificate chain\n"
+    "                              and private key (default: None)\n"
+    "                Note: if ssl_context is provided, then parameters keyfile or",
+    # Lib/imaplib.py: the test at the end of the module.
+    "    USER = getpass.getuser()\n"
+    '    PASSWD = getpass.getpass("IMAP password for %s on %s: " % (USER, host or "localhost"))\n'
+    "\n"
+    "    test_mesg = 'From: %(user)s@localhost%(lf)sSubject: IMAP4 test%(lf)s%(lf)sdata...%(lf)"
+    "s' % {'user':USER, 'lf':'\\n'}\n"
+    "    test_seq1 = (\n"
+    "    ('login', (USER, PASSWD)),\n"
+    "    ('create', ('/tmp/xxx 1',)),",
+    # Lib/ftplib.py: the module docstring.
+    "Example:\n"
+    "\n"
+    ">>> from ftplib import FTP\n"
+    ">>> ftp = FTP('ftp.python.org') # connect to host, default port\n"
+    ">>> ftp.login() # default, i.e.: user anonymous, passwd anonymous@\n"
+    "'230 Guest login ok, access restrictions apply.'",
+    # Lib/ftplib.py: FTP.login.
+    "    def login(self, user = '', passwd = '', acct = ''):\n"
+    "        '''Login, default anonymous.'''\n"
+    "        if not user:\n"
+    "            user = 'anonymous'\n"
+    "        if not passwd:\n"
+    "            passwd = ''\n"
+    "        if not acct:\n"
+    "            acct = ''\n"
+    "        if user == 'anonymous' and passwd in {'', '-'}:\n"
+    "            # If there is no anonymous ftp password specified\n"
+    "            # then we'll just use anonymous@\n"
+    "            # We don't send any other thing because:\n"
+    "            # - We want to remain anonymous\n"
+    "            # - We want to stop SPAM\n"
+    "            # - We don't want to let ftp sites to discriminate by the user,\n"
+    "            #   host or country.\n"
+    "            passwd = passwd + 'anonymous@'\n"
+    "        resp = self.sendcmd('USER ' + user)\n"
+    "        if resp[0] == '3':\n"
+    "            resp = self.sendcmd('PASS ' + passwd)",
+    # Lib/ftplib.py: FTP.acct.
+    "    def acct(self, password):\n"
+    "        '''Send new account name.'''\n"
+    "        cmd = 'ACCT ' + password\n"
+    "        return self.voidcmd(cmd)",
+    # Lib/ftplib.py: test()'s docstring.
+    "def test():\n"
+    "    '''Test program.\n"
+    "    Usage: ftp [-d] [-r[file]] host [-l[dir]] [-d[dir]] [-p] [file] ...\n"
+    "\n"
+    "    -d dir\n"
+    "    -l list\n"
+    "    -p password\n"
+    "    '''\n"
+    "\n"
+    "    if len(sys.argv) < 2:",
+    # Lib/ftplib.py: test().
+    "    userid = passwd = acct = ''\n"
+    "    try:\n"
+    "        netrcobj = netrc.netrc(rcfile)\n"
+    "    except OSError:\n"
+    "        if rcfile is not None:\n"
+    '            sys.stderr.write("Could not open account file"\n'
+    '                             " -- using anonymous login.")\n'
+    "    else:\n"
+    "        try:\n"
+    "            userid, acct, passwd = netrcobj.authenticators(host)\n"
+    "        except KeyError:\n"
+    "            # no account for host\n"
+    "            sys.stderr.write(\n"
+    '                    "No account -- using anonymous login.")\n'
+    "    ftp.login(userid, passwd, acct)",
+    # Lib/urllib/request.py: _parse_proxy's docstring.
+    "def _parse_proxy(proxy):\n"
+    '    """Return (scheme, user, password, host/port) given a URL or an authority.\n'
+    "\n"
+    "    If a URL is supplied, it must have an authority (host:port) component.\n"
+    "    According to RFC 3986, having an authority component means the URL must\n"
+    "    have two slashes after the scheme.",
+    # Lib/urllib/request.py: HTTPPasswordMgr.
+    "class HTTPPasswordMgr:\n"
+    "\n"
+    "    def __init__(self):\n"
+    "        self.passwd = {}\n"
+    "\n"
+    "    def add_password(self, realm, uri, user, passwd):\n"
+    "        # uri could be a single URI or a sequence\n"
+    "        if isinstance(uri, str):\n"
+    "            uri = [uri]\n"
+    "        if realm not in self.passwd:\n"
+    "            self.passwd[realm] = {}\n"
+    "        for default_port in True, False:\n"
+    "            reduced_uri = tuple(\n"
+    "                self.reduce_uri(u, default_port) for u in uri)\n"
+    "            self.passwd[realm][reduced_uri] = (user, passwd)\n"
+    "\n"
+    "    def find_user_password(self, realm, authuri):\n"
+    "        domains = self.passwd.get(realm, {})\n"
+    "        for default_port in True, False:",
+    # Lib/urllib/request.py: HTTPPasswordMgrWithPriorAuth.
+    "class HTTPPasswordMgrWithPriorAuth(HTTPPasswordMgrWithDefaultRealm):\n"
+    "\n"
+    "    def __init__(self, *args, **kwargs):\n"
+    "        self.authenticated = {}\n"
+    "        super().__init__(*args, **kwargs)\n"
+    "\n"
+    "    def add_password(self, realm, uri, user, passwd, is_authenticated=False):\n"
+    "        self.update_authenticated(uri, is_authenticated)\n"
+    "        # Add a default for prior auth requests\n"
+    "        if realm is not None:\n"
+    "            super().add_password(None, uri, user, passwd)\n"
+    "        super().add_password(realm, uri, user, passwd)",
+    # Lib/urllib/request.py: AbstractBasicAuthHandler.http_request.
+    "    def http_request(self, req):\n"
+    "        if (not hasattr(self.passwd, 'is_authenticated') or\n"
+    "           not self.passwd.is_authenticated(req.full_url)):\n"
+    "            return req\n"
+    "\n"
+    "        if not req.has_header('Authorization'):\n"
+    "            user, passwd = self.passwd.find_user_password(None, req.full_url)\n"
+    "            credentials = '{0}:{1}'.format(user, passwd).encode()\n"
+    "            auth_str = base64.standard_b64encode(credentials).decode()\n"
+    "            req.add_unredirected_header('Authorization',\n"
+    "                                        'Basic {}'.format(auth_str.strip()))\n"
+    "        return req\n"
+    "\n"
+    "    def http_response(self, req, response):\n"
+    "        if hasattr(self.passwd, 'is_authenticated'):\n"
+    "            if 200 <= response.code < 300:\n"
+    "                self.passwd.update_authenticated(req.full_url, True)\n"
+    "            else:\n"
+    "                self.passwd.update_authenticated(req.full_url, False)",
+    # Lib/urllib/request.py: HTTPDigestAuthHandler's docstring.
+    '    """An authentication protocol defined by RFC 2069\n'
+    "\n"
+    "    Digest authentication improves on basic authentication because it\n"
+    "    does not transmit passwords in the clear.\n"
+    '    """',
+    # Lib/urllib/parse.py: _NetlocResultMixinBase.
+    "    @property\n"
+    "    def username(self):\n"
+    "        return self._userinfo[0]\n"
+    "\n"
+    "    @property\n"
+    "    def password(self):\n"
+    "        return self._userinfo[1]\n"
+    "\n"
+    "    @property\n"
+    "    def hostname(self):",
+    # Lib/urllib/parse.py: _NetlocResultMixinStr._userinfo.
+    "    @property\n"
+    "    def _userinfo(self):\n"
+    "        netloc = self.netloc\n"
+    "        userinfo, have_info, hostinfo = netloc.rpartition('@')\n"
+    "        if have_info:\n"
+    "            username, have_password, password = userinfo.partition(':')\n"
+    "            if not have_password:\n"
+    "                password = None\n"
+    "        else:\n"
+    "            username = password = None\n"
+    "        return username, password",
+    # Lib/logging/handlers.py: SMTPHandler.__init__.
+    "    def __init__(self, mailhost, fromaddr, toaddrs, subject,\n"
+    "                 credentials=None, secure=None, timeout=5.0):\n"
+    '        """\n'
+    "        Initialize the handler.\n"
+    "\n"
+    "        Initialize the instance with the from and to addresses and subject\n"
+    "        line of the email. To specify a non-standard SMTP port, use the\n"
+    "        (host, port) tuple format for the mailhost argument. To specify\n"
+    "        authentication credentials, supply a (username, password) tuple\n"
+    "        for the credentials argument. To specify the use of a secure\n"
+    "        protocol (TLS), pass in a tuple for the secure argument. This will\n"
+    "        only be used when authentication credentials are supplied. The tuple\n"
+    "        will be either an empty tuple, or a single-value tuple with the name\n"
+    "        of a keyfile, or a 2-value tuple with the names of the keyfile and\n"
+    "        certificate file. (This tuple is passed to the `starttls` method).",
+    # Lib/poplib.py: POP3.user and POP3.pass_.
+    "    def user(self, user):\n"
+    '        """Send user name, return response\n'
+    "\n"
+    "        (should indicate password required).\n"
+    '        """\n'
+    "        return self._shortcmd('USER %s' % user)\n"
+    "\n"
+    "\n"
+    "    def pass_(self, pswd):\n"
+    '        """Send password, return response\n'
+    "\n"
+    "        (response includes message count, mailbox size).",
+    # Lib/poplib.py: POP3.apop.
+    "    def apop(self, user, password):\n"
+    '        """Authorisation\n'
+    "\n"
+    "        - only possible if server has supplied a timestamp in initial greeting.\n"
+    "\n"
+    "        Args:\n"
+    "                user     - mailbox user;\n"
+    "                password - mailbox password.\n"
+    "\n"
+    "        NB: mailbox is locked by server from here to 'quit()'\n"
+    '        """\n'
+    "        secret = bytes(password, self.encoding)\n"
+    "        m = self.timestamp.match(self.welcome)\n"
+    "        if not m:",
+    # Lib/hashlib.py: pbkdf2_hmac.
+    "    def pbkdf2_hmac(hash_name, password, salt, iterations, dklen=None):\n"
+    '        """Password based key derivation function 2 (PKCS #5 v2.0)\n'
+    "\n"
+    "        This Python implementations based on the hmac module about as fast\n"
+    "        as OpenSSL's PKCS5_PBKDF2_HMAC for short passwords and much faster\n"
+    "        for long passwords.\n"
+    '        """\n'
+    "        _warn(",
+    # Lib/hmac.py: HMAC.__init__'s docstring.
+    "    def __init__(self, key, msg=None, digestmod=''):\n"
+    '        """Create a new HMAC object.\n'
+    "\n"
+    "        key: bytes or buffer, key for the keyed hash object.\n"
+    "        msg: bytes or buffer, Initial input for the hash or None.\n"
+    "        digestmod: A hash name suitable for hashlib.new(). *OR*\n"
+    "                   A hashlib constructor returning a new hash object. *OR*\n"
+    "                   A module supporting PEP 247.\n"
+    "\n"
+    "                   Required as of 3.8, despite its position after the optional\n"
+    "                   msg argument.  Passing it as a keyword argument is\n"
+    "                   recommended, though not required for legacy API reasons.\n"
+    '        """',
+    # Lib/secrets.py: the module docstring and __all__.
+    '"""Generate cryptographically strong pseudo-random numbers suitable for\n'
+    "managing secrets such as account authentication, tokens, and similar.\n"
+    "\n"
+    "See PEP 506 for more information.\n"
+    "https://peps.python.org/pep-0506/\n"
+    "\n"
+    '"""\n'
+    "\n"
+    "__all__ = ['choice', 'randbelow', 'randbits', 'SystemRandom',\n"
+    "           'token_bytes', 'token_hex', 'token_urlsafe',\n"
+    "           'compare_digest',\n"
+    "           ]",
+    # Lib/getpass.py: __all__ and GetPassWarning.
+    '__all__ = ["getpass","getuser","GetPassWarning"]\n\n\nclass GetPassWarning(UserWarning): pass',
+    # Lib/urllib/request.py: __all__.
+    "__all__ = [\n"
+    "    # Classes\n"
+    "    'Request', 'OpenerDirector', 'BaseHandler', 'HTTPDefaultErrorHandler',\n"
+    "    'HTTPRedirectHandler', 'HTTPCookieProcessor', 'ProxyHandler',\n"
+    "    'HTTPPasswordMgr', 'HTTPPasswordMgrWithDefaultRealm',\n"
+    "    'HTTPPasswordMgrWithPriorAuth', 'AbstractBasicAuthHandler',\n"
+    "    'HTTPBasicAuthHandler', 'ProxyBasicAuthHandler', 'AbstractDigestAuthHandler',\n"
+    "    'HTTPDigestAuthHandler', 'ProxyDigestAuthHandler', 'HTTPHandler',\n"
+    "    'FileHandler', 'FTPHandler', 'CacheFTPHandler', 'DataHandler',\n"
+    "    'UnknownHandler', 'HTTPErrorProcessor',\n"
+    "    # Functions\n"
+    "    'urlopen', 'install_opener', 'build_opener',\n"
+    "    'pathname2url', 'url2pathname', 'getproxies',\n"
+    "    # Legacy interface\n"
+    "    'urlretrieve', 'urlcleanup', 'URLopener', 'FancyURLopener',\n"
+    "]",
+    # Lib/ssl.py: SSLContext's docstring.
+    "class SSLContext(_SSLContext):\n"
+    '    """An SSLContext holds various SSL-related configuration options and\n'
+    '    data, such as certificates and possibly a private key."""\n'
+    '    _windows_cert_stores = ("CA", "ROOT")',
+)
+
+# Passages quoted as they are from packages of the dev venv (site-packages/
+# of requests 2.34.2, urllib3, pip 23.2.1, hypothesis 6.170.17, graphifyy
+# 0.9.96).
+PACKAGES = (
+    # site-packages/requests/auth.py: _basic_auth_str.
+    'def _basic_auth_str(username: bytes | str, password: bytes | str) -> str:\n    """Returns a Basic Auth string."""',
+    # site-packages/requests/auth.py: HTTPBasicAuth.
+    '    """Attaches HTTP Basic Authentication to the given Request object."""\n'
+    "\n"
+    "    username: bytes | str\n"
+    "    password: bytes | str\n"
+    "\n"
+    "    @overload\n"
+    "    def __init__(self, username: str, password: str) -> None: ...\n"
+    "    @overload\n"
+    "    def __init__(self, username: bytes, password: bytes) -> None: ...\n"
+    "\n"
+    "    def __init__(self, username: bytes | str, password: bytes | str) -> None:\n"
+    "        self.username = username\n"
+    "        self.password = password",
+    # site-packages/requests/auth.py: HTTPDigestAuth.build_digest_header.
+    "        p_parsed = urlparse(url)\n"
+    "        #: path is request-uri defined in RFC 2616 which should not be empty\n"
+    '        path = p_parsed.path or "/"\n'
+    "        if p_parsed.query:\n"
+    '            path += f"?{p_parsed.query}"\n'
+    "\n"
+    '        A1 = f"{self.username}:{realm}:{self.password}"\n'
+    '        A2 = f"{method}:{path}"\n'
+    "\n"
+    "        HA1 = hash_utf8(A1)",
+    # site-packages/requests/utils.py: get_auth_from_url.
+    "def get_auth_from_url(url: str) -> tuple[str, str]:\n"
+    '    """Given a url with authentication components, extract them into a tuple of\n'
+    "    username,password.\n"
+    "\n"
+    "    :rtype: (str,str)\n"
+    '    """\n'
+    "    parsed = urlparse(url)\n"
+    "\n"
+    "    try:\n"
+    "        # except handles parsed.username/password being None\n"
+    "        auth = (unquote(parsed.username), unquote(parsed.password))  # type: ignore[arg-type]\n"
+    "    except (AttributeError, TypeError):\n"
+    '        auth = ("", "")',
+    # site-packages/requests/utils.py: get_netrc_auth.
+    "def get_netrc_auth(\n"
+    "    url: _t.UriType, raise_errors: bool = False\n"
+    ") -> tuple[str, str] | None:\n"
+    '    """Returns the Requests tuple auth for a given url from netrc."""',
+    # site-packages/requests/sessions.py: Session.rebuild_proxies.
+    '        if "Proxy-Authorization" in headers:\n'
+    '            del headers["Proxy-Authorization"]\n'
+    "\n"
+    "        try:\n"
+    "            username, password = get_auth_from_url(new_proxies[scheme])\n"
+    "        except KeyError:\n"
+    "            username, password = None, None\n"
+    "\n"
+    "        # urllib3 handles proxy authorization for us in the standard adapter.\n"
+    "        # Avoid appending this to TLS tunneled requests where it may be leaked.\n"
+    '        if not scheme.startswith("https") and username and password:\n'
+    '            headers["Proxy-Authorization"] = _basic_auth_str(username, password)',
+    # site-packages/urllib3/util/request.py: make_headers' docstring.
+    "    :param basic_auth:\n"
+    "        Colon-separated username:password string for 'authorization: basic ...'\n"
+    "        auth header. Basic authentication transmits Base64-encoded bytes, not\n"
+    "        Unicode text, so the string is encoded with ``basic_auth_encoding``\n"
+    "        before Base64 encoding.\n"
+    "\n"
+    "        Must contain decoded credentials (not percent-encoded).\n"
+    "        For URLs parsed with :func:`parse_url`, use :attr:`Url.auth_decoded_joined`\n"
+    "        to get the properly formatted string.",
+    # site-packages/urllib3/util/url.py: Url.auth_decoded.
+    "    @property\n"
+    "    def auth_decoded(self) -> tuple[None, None] | tuple[str, str | None]:\n"
+    '        """\n'
+    "        User information with %-escapes decoded as UTF-8, returned as a\n"
+    "        ``(username, password)`` tuple.\n"
+    "\n"
+    "        Both values are ``None`` if ``auth`` is ``None``.\n"
+    "        ``password`` is ``None`` if not present in the auth component.\n"
+    '        """\n'
+    "        if self.auth is None:\n"
+    "            return None, None\n"
+    '        username, sep, password = self.auth.partition(":")\n'
+    "        return (\n"
+    '            _unquote(username, encoding="utf-8"),\n'
+    '            _unquote(password, encoding="utf-8") if sep else None,\n'
+    "        )",
+    # site-packages/urllib3/util/url.py: Url.auth_decoded_joined.
+    "        'authorization: basic ...' header. Use the ``basic_auth_encoding`` or\n"
+    "        ``proxy_basic_auth_encoding`` parameters of\n"
+    "        :func:`urllib3.util.make_headers` when converting the returned string\n"
+    "        into Basic authentication bytes.\n"
+    "\n"
+    "        This is a convenience property that joins the username and\n"
+    "        password with a colon, if both are present.\n"
+    "        If only the username is present, a trailing colon is still\n"
+    "        appended.\n"
+    "        If ``auth`` is ``None``, this returns ``None``.\n"
+    '        """\n'
+    "        username, password = self.auth_decoded\n"
+    "        if username is None:\n"
+    "            return None\n"
+    "        return f\"{username}:{password or ''}\"",
+    # site-packages/urllib3/util/url.py: Url.url's docstring.
+    '            U = urllib3.util.parse_url("https://google.com/mail/")\n'
+    "\n"
+    "            print(U.url)\n"
+    '            # "https://google.com/mail/"\n'
+    "\n"
+    '            print( urllib3.util.Url("https", "username:password",\n'
+    '                                    "host.com", 80, "/path", "query", "fragment"\n'
+    "                                    ).url\n"
+    "                )\n"
+    '            # "https://username:password@host.com:80/path?query#fragment"\n'
+    '        """\n'
+    "        scheme, auth, host, port, path, query, fragment = self",
+    # site-packages/urllib3/poolmanager.py: SSL_KEYWORDS.
+    '    "ssl_minimum_version",\n'
+    '    "ssl_maximum_version",\n'
+    '    "ca_cert_dir",\n'
+    '    "ssl_context",\n'
+    '    "key_password",\n'
+    '    "server_hostname",\n'
+    '    "assert_hostname",',
+    # site-packages/urllib3/contrib/pyopenssl.py: PyOpenSSLContext.load_cert_chain.
+    "    def load_cert_chain(\n"
+    "        self,\n"
+    "        certfile: str,\n"
+    "        keyfile: str | None = None,\n"
+    "        password: str | bytes | None = None,\n"
+    "    ) -> None:\n"
+    "        try:\n"
+    "            self._ctx.use_certificate_chain_file(certfile)\n"
+    "            if password is not None:\n"
+    "                if not isinstance(password, bytes):\n"
+    '                    password = password.encode("utf-8")\n'
+    "                # pyOpenSSL added cryptography-key support in 24.3.0.\n"
+    "                # Keep using the older password-callback path until 2026's\n"
+    "                # versions because set_passwd_cb() became deprecated in 26.3.0.\n"
+    '                if int(OpenSSL.__version__.split(".")[0]) >= 26:\n'
+    '                    with open(keyfile or certfile, "rb") as key_file:\n'
+    "                        key_data = key_file.read()\n"
+    "                    try:\n"
+    "                        private_key = load_pem_private_key(key_data, password)\n"
+    "                    except TypeError:\n"
+    "                        # Match SSLContext by ignoring passwords supplied\n"
+    "                        # for unencrypted keys.\n"
+    "                        # Incorrect passwords for encrypted keys raise\n"
+    "                        # ValueError instead.\n"
+    "                        private_key = load_pem_private_key(key_data, None)\n"
+    "                    # cryptography's loader returns a wider private-key union\n"
+    "                    # than pyOpenSSL accepts, so we add `type: ignore` here.\n"
+    "                    self._ctx.use_privatekey(private_key)  # type: ignore[arg-type]",
+    # site-packages/urllib3/util/ssl_.py: ssl_wrap_socket's docstring.
+    "    :param key_password:\n        Optional password if the keyfile is encrypted.",
+    # site-packages/urllib3/contrib/socks.py: SOCKSProxyManager.__init__.
+    "    def __init__(\n"
+    "        self,\n"
+    "        proxy_url: str,\n"
+    "        username: str | None = None,\n"
+    "        password: str | None = None,\n"
+    "        num_pools: int = 10,\n"
+    "        headers: typing.Mapping[str, str] | None = None,\n"
+    "        **connection_pool_kw: typing.Any,\n"
+    "    ):\n"
+    "        parsed = parse_url(proxy_url)\n"
+    "\n"
+    "        if username is None and password is None:\n"
+    "            username, password = parsed.auth_decoded\n"
+    '        if parsed.scheme == "socks5":',
+    # site-packages/pip/_internal/utils/misc.py: split_auth_from_netloc.
+    "def split_auth_from_netloc(netloc: str) -> NetlocTuple:\n"
+    '    """\n'
+    "    Parse out and remove the auth information from a netloc.\n"
+    "\n"
+    "    Returns: (netloc, (username, password)).\n"
+    '    """',
+    # site-packages/pip/_internal/utils/misc.py: redact_netloc.
+    "def redact_netloc(netloc: str) -> str:\n"
+    '    """\n'
+    '    Replace the sensitive data in a netloc with "****", if it exists.\n'
+    "\n"
+    "    For example:\n"
+    '        - "user:pass@example.com" returns "user:****@example.com"\n'
+    '        - "accesstoken@example.com" returns "****@example.com"\n'
+    '    """\n'
+    "    netloc, (user, password) = split_auth_from_netloc(netloc)\n"
+    "    if user is None:\n"
+    "        return netloc\n"
+    "    if password is None:\n"
+    '        user = "****"',
+    # site-packages/pip/_internal/utils/misc.py: redact_auth_from_url and HiddenText.
+    "def redact_auth_from_url(url: str) -> str:\n"
+    '    """Replace the password in a given url with ****."""\n'
+    "    return _transform_url(url, _redact_netloc)[0]\n"
+    "\n"
+    "\n"
+    "class HiddenText:\n"
+    "    def __init__(self, secret: str, redacted: str) -> None:\n"
+    "        self.secret = secret\n"
+    "        self.redacted = redacted",
+    # site-packages/pip/_internal/network/auth.py: KeyRingPythonProvider.
+    "    def get_auth_info(self, url: str, username: Optional[str]) -> Optional[AuthInfo]:\n"
+    "        # Support keyring's get_credential interface which supports getting\n"
+    "        # credentials without a username. This is only available for\n"
+    "        # keyring>=15.2.0.\n"
+    '        if hasattr(self.keyring, "get_credential"):\n'
+    '            logger.debug("Getting credentials from keyring for %s", url)\n'
+    "            cred = self.keyring.get_credential(url, username)\n"
+    "            if cred is not None:\n"
+    "                return cred.username, cred.password\n"
+    "            return None\n"
+    "\n"
+    "        if username is not None:\n"
+    '            logger.debug("Getting password from keyring for %s", url)\n'
+    "            password = self.keyring.get_password(url, username)\n"
+    "            if password:\n"
+    "                return username, password\n"
+    "        return None\n"
+    "\n"
+    "    def save_auth_info(self, url: str, username: str, password: str) -> None:\n"
+    "        self.keyring.set_password(url, username, password)",
+    # site-packages/hypothesis/database.py: GitHubArtifactDatabase's docstring.
+    "    .. note::\n"
+    "        You must provide ``GITHUB_TOKEN`` as an environment variable. In CI, Github Action"
+    "s provides\n"
+    "        this automatically, but it needs to be set manually for local usage. In a develope"
+    "r machine,\n"
+    "        this would usually be a `Personal Access Token <https://docs.github.com/en/authent"
+    "ication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens>`_.\n"
+    "        If the repository is private, it's necessary for the token to have ``repo`` scope\n"
+    "        in the case of a classic token, or ``actions:read`` in the case of a fine-grained token.",
+    # site-packages/hypothesis/extra/ghostwriter.py: the names that get text().
+    ")\n"
+    "STRING_NAMES = (\n"
+    '    "text", "txt", "password", "label", "prefix", "suffix", "desc", "description",\n'
+    '    "str", "pattern", "subject", "reason", "comment", "prompt", "sentence", "sep",',
+    # site-packages/graphify/security.py: redact_secrets.
+    "def redact_secrets(text: str | None) -> str:\n"
+    '    """Replace credential-shaped substrings in *text* with ``[redacted]``.\n'
+    "\n"
+    "    Applied to free text copied out of source files (docstrings and ``# WHY:``\n"
+    "    style comments) before it becomes a node label, so a token pasted into a\n"
+    "    comment does not land in graph.json / graph.html / GRAPH_REPORT.md.\n"
+    '    """\n'
+    "    if not text:\n"
+    '        return "" if text is None else text\n'
+    "    return _SECRET_SHAPE_RE.sub(REDACTED_MARKER, str(text))",
+    # site-packages/graphify/llm.py: provider_base_url_ok's docstring.
+    "    A custom provider receives the full corpus plus the user's API key, so its\n"
+    "    base_url is an exfiltration channel. We deliberately do NOT run the ingest\n"
+    "    SSRF guard here: that blocks private/internal IPs, which would wrongly reject\n"
+    "    legitimate on-prem corporate LLM gateways. Instead we reject non-http(s)\n"
+    "    schemes outright and warn loudly when the corpus would leave over plaintext\n"
+    "    http to a non-loopback host. The primary control against trusting injected\n"
+    "    config is the GRAPHIFY_ALLOW_LOCAL_PROVIDERS gate on project-local files.\n"
+    '    """\n'
+    "    from urllib.parse import urlparse",
+    # site-packages/graphify/llm.py: _call_claude_cli's docstring.
+    '    """Call Claude via the locally-installed Claude Code CLI (`claude -p`).\n'
+    "\n"
+    "    Routes through the user's Claude Code subscription auth instead of a separate\n"
+    "    ANTHROPIC_API_KEY. Useful for Pro/Max subscribers who don't want to provision\n"
+    "    a pay-as-you-go API key just to run graphify's semantic pass.",
+    # site-packages/graphify/llm.py: the backend API-key helpers.
+    '    """Return accepted API-key environment variables for a backend."""\n'
+    "    cfg = BACKENDS[backend]\n"
+    '    keys = cfg.get("env_keys")\n'
+    "    if keys:\n"
+    "        return list(keys)\n"
+    '    env_key = cfg.get("env_key")\n'
+    "    if env_key:\n"
+    "        return [env_key]\n"
+    "    return []\n"
+    "\n"
+    "\n"
+    "def _get_backend_api_key(backend: str) -> str:\n"
+    '    """Return the first configured API key for backend, or an empty string."""\n'
+    "    for env_key in _backend_env_keys(backend):\n"
+    "        value = os.environ.get(env_key)\n"
+    "        if value:\n"
+    "            return value\n"
+    '    return ""\n'
+    "\n"
+    "\n"
+    "def _format_backend_env_keys(backend: str) -> str:\n"
+    '    """Return user-facing accepted API-key variable names."""',
+    # site-packages/graphify/cli.py: the export usage text.
+    '            print("  svg       [--graph PATH] [--labels PATH]", file=sys.stderr)\n'
+    '            print("  graphml   [--graph PATH]", file=sys.stderr)\n'
+    '            print("  neo4j     [--graph PATH] [--push URI] [--user U] [--password P]", fil'
+    "e=sys.stderr)\n"
+    '            print("            (or set NEO4J_PASSWORD instead of --password to keep it off'
+    ' argv)", file=sys.stderr)\n'
+    '            print("  falkordb  [--graph PATH] [--push URI] [--user U] [--password P]", fil'
+    "e=sys.stderr)\n"
+    '            print("            (or set FALKORDB_PASSWORD instead of --password to keep it '
+    'off argv)", file=sys.stderr)',
+    # site-packages/graphify/cli.py: the push password.
+    "        # falkordb), parsed from the generic --push/--user/--password flags below.\n"
+    "        push_uri: str | None = None\n"
+    '        push_user = "neo4j"  # Neo4j default user; FalkorDB auth is optional and ignores it\n'
+    "        # F-031: prefer an env var so the password never appears on argv (visible\n"
+    "        # in `ps` output / shell history). The explicit --password flag still\n"
+    "        # overrides it. Each sink reads its own var: FALKORDB_PASSWORD for falkordb,\n"
+    "        # NEO4J_PASSWORD otherwise.\n"
+    "        push_password: str | None = (\n"
+    '            os.environ.get("FALKORDB_PASSWORD") if subcmd == "falkordb"\n'
+    '            else os.environ.get("NEO4J_PASSWORD")',
+    # site-packages/graphify/cli.py: the missing API key error.
+    '                            "(local AST, no key) and skip the non-code files.")\n'
+    "                print(\n"
+    '                    "error: no LLM API key found (" + "; ".join(reasons) + "). "\n'
+    '                    "Set GEMINI_API_KEY or GOOGLE_API_KEY (gemini), MOONSHOT_API_KEY "\n'
+    '                    "(kimi), ANTHROPIC_API_KEY (claude), OPENAI_API_KEY (openai), "\n'
+    '                    "DEEPSEEK_API_KEY (deepseek), or pass --backend. A code-only "\n'
+    '                    "corpus needs no key." + hint,',
+)
+
 # Every group, named by kind and topic; the test reports a refusal by the
 # group's name and the text's index in it.
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -568,4 +1338,6 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "summaries/empty-values": EMPTY_VALUES,
     "summaries/other-languages": OTHER_LANGUAGES,
     "summaries/sessions": SESSIONS,
+    "passages/standard-library": STANDARD_LIBRARY,
+    "passages/packages": PACKAGES,
 }

@@ -35,6 +35,9 @@ class TestLookAlikeCorpus(unittest.TestCase):
             with self.subTest(index=index):
                 self.assertIn(len(text), SUMMARY_CHARS)
 
+    def test_passages_are_many(self) -> None:
+        self.assertGreaterEqual(len(texts_of("passages")), MIN_PASSAGES)
+
     def test_no_text_appears_twice(self) -> None:
         every = [text for texts in secret_lookalikes.GROUPS.values() for text in texts]
         self.assertEqual(len(set(every)), len(every))
