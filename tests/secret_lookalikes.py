@@ -1319,6 +1319,334 @@ PACKAGES = (
     '                    "corpus needs no key." + hint,',
 )
 
+# gitleaks' published false positives (cmd/generate/config/rules/*.go, the
+# fps lists of its rules' validation) that are plainly not secrets:
+# placeholders, runs, redactions, values cut off, empty or prose PEM
+# bodies, names in code, file names.  Prefixes are split and runs written
+# as repetitions; where the original carries a hex digest or a UUID (a
+# content hash, an ID), one computed from a fixed input stands in for it.
+# Left out: the fps that are random strings, signatures, encrypted tokens
+# or real-looking keys (gitleaks keeps them to test its own boundaries).
+GITLEAKS = (
+    # 1password.go
+    "        login:\n          serviceAccountToken:\n            fn::secret: " + "op" + "s_eyJzaWduSW5B..[Redacted]",
+    ": To start using this service account, run the following command:\n:\n"
+    ": export OP_SERVICE_ACCOUNT_TOKEN=" + "op" + "s_eyJzaWduSW5BZGRyZXNzIjoiaHR0cHM6...",
+    "op" + "s_eyJ" + "x" * 330,
+    "A3-XXXXXX-XXXXXXXXXXX-XXXXX-XXXXX-XXXXX",
+    "A3-xXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX",
+    # anthropic.go: bodies made of runs (abc123xyz, klmnopqrstuvwx, ...).
+    "s" + "k-ant-api03-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA",
+    "s" + "k-ant-api03-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzBB",
+    "s"
+    + "k-ant-admin01-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzAA",
+    "s" + "k-ant-admin01-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA",
+    "s"
+    + "k-ant-admin01-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzBB",
+    "s" + "k-ant-api03-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzAA",
+    # artifactory.go
+    "lowEntropy := " + "AKC" + "p" + "X" * 69,
+    "lowEntropy := " + "cmV" + "md" + "X" * 59,
+    # atlassian.go
+    "getPagesInConfluenceSpace,searchConfluenceUsingCql",
+    # aws.go
+    "key = " + AWS_ID + "X" * 16,
+    "aws_access_key: " + AWS_ID + "IOSFODNN7" + "EXAMPLE",
+    'msgstr "Näytä asiakirjamallikansio."',
+    "TODAYINASIAASACKOFRICEFELLOVER",
+    "ABS" + "KQmVkcm9ja0FQSUtleS1" + "EXAMPLE",
+    "ABS" + "KQmVkcm9ja0FQSUtleS1" + "EXAMPLE" * 48 + "=",
+    "AXS" + "KQmVkcm9ja0FQSUtleS1" + "EXAMPLE" * 15 + "EXM=",
+    "bedrock-api-key-",
+    "bedrock-api-key-" + "YmVkcm9jay5hbWF6b25hd3MuY29x",
+    # azure.go
+    "~" * 40,
+    "~" * 43,
+    ".ui.visible.right.sidebar~.ui.visible.left.sidebar~.pusher{transform:translate3d(0,0,0)}",
+    'buf.WriteString("' + "~" * 38 + '\\n\\n::\\n\\n")',
+    "'url': 'http://www.2doc.nl/speel~VARA_101375237~mh17-het-verdriet-van-nederland~.html',",
+    "'#!/registries/5/portainer.demo~2Fportainerregistrytesting~2Falpine',",
+    "client_secret=" + "bP88Q" + "~" + "x" * 34,
+    # beamer.go: a firmware file name.
+    "\u2502   \u251c\u2500\u2500 R21A-A-V010SP13RC181024R16900-CN-B_250K-Release-OTA-"
+    + hashlib.sha256(b"R21A-A-V010SP13RC181024R16900").hexdigest()[:32].upper()
+    + ".bfu",
+    # clickhouse.go
+    "key = " + "4b1d" + "X" * 38,
+    # cohere.go
+    "CO_API_KEY=" + "x" * 40,
+    # curl.go: placeholders, variables, templates, no password.
+    "curl -i -u 'test:test'",
+    '   curl -sL --user "$1:$2" "$3" > "$4"',
+    "curl -u <user:password> https://test.com/endpoint",
+    "curl --user neo4j:[PASSWORD] http://[IP]:7474/db/data/",
+    'curl -u "myusername" http://localhost:15130/api/check_user/',
+    "curl -u username:token",
+    'curl -u "${_username}:${_password}"',
+    'curl -u "${username}":"${password}"',
+    'curl -k -X POST -I -u "SRVC_JENKINS:${APPID}"',
+    'curl -u ":" https://localhost:9200',
+    "curl -sw '%{http_code}' -X POST --user '$USERNAME:$PASSWORD' $GItHUB_API_URL/$GIT_COMMIT --data",
+    'curl --user "xxx:yyy"',
+    '           curl -sL --user "$GITHUB_USERNAME:$GITHUB_PASSWORD" "$GITHUB_URL" > "$TESTS_PATH"',
+    "curl --silent --fail {{- if and $.Values.username $.Values.password }} "
+    '--user "{{ $.Values.username }}:{{ $.Values.password }}"',
+    'curl -XGET -i -u "${{ env.ELK_ID }}:${{ build.env.ELK_PASS }}"',
+    'curl -XGET -i -u "${{needs.vault.outputs.account_id}}:${{needs.vault.outputs.account_password}}"',
+    'curl -XGET -i -u "${{ steps.vault.outputs.account_id }}:${{ steps.vault.outputs.account_password }}"',
+    'curl -X POST --user "$(cat ./login.txt):$(cat ./password.txt)"',
+    "curl http://127.0.0.1:5000/file --user user:pass --digest        # digest auth",
+    '   curl -X GET --insecure --user "username:password" \\',
+    "curl --silent --insecure --user ${f5user}:${f5pass} \\",
+    'curl --insecure --ssl-reqd "smtps://smtp.gmail.com" --mail-from "src@gmail.com" '
+    '--mail-rcpt "dst@gmail.com" --user "src@gmail.com" --upload-file out.txt',
+    "#HTTP command line test\n"
+    'curl -X POST -H "Content-Type: application/json" -d \'{"id":12345,"geo":{"latitude":28.50,'
+    '"longitude":-81.14}}\' http://<ip>:8080/serve\n\n#UDP command line test\n'
+    'echo -n \'{"type":"serve","channel":"/","data":{"site_id":8,"post_id":12345,"geo":{"lat":28.50,'
+    '"long":-81.14}}}\' >/dev/udp/127.0.0.1/41234\n\n#UDP Listener (for confirmation)\nnc -u -l 41234',
+    'curl https://example.com/micropub -d h=entry -d "content=Hello World" -H "Authorization: Bearer XXXXXXXXXXXX"',
+    "curl -X POST https://accounts.spotify.com/api/token -d grant_type=client_credentials "
+    '--header "Authorization: Basic ..."',
+    'curl \\\n  -H "Authorization: Bearer <Openverse API token>" \\\n  "https://api.openverse.org/v1/audio/?q=test"',
+    "curl -v -v -v -X POST https://domain/api/v1/authentication/sso/login-url/ \\\n"
+    "  -H 'Content-Type: application/json' \\\n"
+    '  -H "Authorization: Token **********" \\\n'
+    '  -d \'{"username": "test", "next": "/luna/"}\'',
+    'curl -XPOST http://localhost:8080/api/token -H "Authorization: basic {base64(email:password[\\n])}" => token',
+    'curl -X GET \\\n     -H "apikey: $API_KEY" \\\n     -H "Accept: $FORMAT" \\\n'
+    '"$API_URL/rest/v1/stats_derniere_labellisation"',
+    '$ curl -X POST "http://localhost:8000/v1/chat/completions" \\\n'
+    '    -H "Content-Type: application/json" \\\n'
+    '    -H "Authorization: Bearer $API_KEY" \\\n'
+    "    -d '{\n"
+    '        "model": "chatglm3-6b-32k",\n'
+    '        "messages": [{"role": "system", "content": "You are a helpful assistant."}, '
+    '{"role": "user", "content": "Hello!"}]\n'
+    "    }'",
+    # databricks.go: a body of runs.
+    "DATABRICKS_TOKEN=" + "dap" + "i123456789012345678a9bc01234defg5",
+    # discord.go
+    "discord=" + "0" * 18,
+    "discord=" + "0" * 32,
+    # etsy.go
+    "\tif err := sysctl.SetSysctl(sysctlBridgeCallIPTables); err != nil {",
+    "in XCBuild.XCBBuildServiceSession.setSystemInfo(operatingSystemVersion: __C.NSOperatingSystemVersion, "
+    "productBuildVersion: Swift.String, nativeArchitecture: Swift.String, completion: (Swift.Bool) -> ()) -> ()",
+    # facebook.go: a yarn lock entry (its checksum computed here).
+    '"strict-uri-encode@npm:^2.0.0":\n  version: 2.0.0\n  resolution: "strict-uri-encode@npm:2.0.0"\n'
+    "  checksum: " + hashlib.sha512(b"strict-uri-encode@npm:2.0.0").hexdigest() + "\n"
+    "  languageName: node\n  linkType: hard",
+    # flyio.go
+    'resource "doppler_integration_flyio" "prod" {\n  name    = "TF Fly.io"\n'
+    '  api_key = "' + "fo" + "1_" + "x" * 43 + '"\n}',
+    "pub const MINIDUMP_SYSMEMINFO1_PERF_CCTOTALDIRTYPAGES_CCDIRTYPAGETHRESHOLD: u32 = 4u32;",
+    # gcp.go
+    'apiKey: "' + "AI" + "za" + "a" * 35 + '"',
+    "AI" + "zaSyabcdefghijklmnopqrstuvwxyz1234567",
+    # generic.go: names in code, versions, empty values (IDs and hashes
+    # computed here).
+    "report_access_id: " + str(uuid.uuid5(uuid.NAMESPACE_DNS, "report.example.org")),
+    'accessibilityYesOptionId = "' + str(uuid.uuid5(uuid.NAMESPACE_DNS, "yes.example.org")) + '",',
+    "_RandomAccessIterator>\n_LIBCPP_CONSTEXPR_AFTER_CXX11 ",
+    'this.ultraPictureBox1.Name = "ultraPictureBox1";',
+    "rapidstring:marm64-uwp=fail",
+    "event-bus-message-api:rc0.15.0_20231217_1420-SNAPSHOT'",
+    "COMMUNICATION_API_VERSION=rc0.13.0_20230412_0712-SNAPSHOT",
+    "MantleAPI_version=" + hashlib.sha1(b"MantleAPI", usedforsecurity=False).hexdigest(),
+    "[DEBUG]\t\torg.slf4j.slf4j-api:jar:1.7.8.:compile (version managed from default)",
+    "[DEBUG]\t\torg.neo4j.neo4j-graphdb-api:jar:3.5.12:test",
+    "apiUrl=apigee.corpint.com",
+    'X-API-Name": "NRG0-Hermes-INTERNAL-API",',
+    'author = "james.fake@ymail.com",',
+    "X-MS-Exchange-Organization-AuthSource: sm02915.int.contoso.com",
+    "Authentication-Results: 5h.ca.iphmx.com",
+    "withCredentials([usernamePassword(credentialsId: '"
+    + str(uuid.uuid5(uuid.NAMESPACE_DNS, "jenkins.example.org"))
+    + "', usernameVariable: 'USERNAME', passwordVariable: 'PASSWORD')]) {",
+    "credentialsId: '" + str(uuid.uuid5(uuid.NAMESPACE_DNS, "ci.example.org")) + "'",
+    "jobCredentialsId: '" + str(uuid.uuid5(uuid.NAMESPACE_DNS, "job.example.org")) + "'",
+    'environment {\n\tCREDENTIALS_ID = "K8S_CRED"\n}',
+    "dev.credentials.url=dev-lb1.api.f4ke.com:5215",
+    'keyword: "Befaehigung_P2"',
+    "pub const X509_pubkey_st = struct_X509_pubkey_st;",
+    "|| pIdxKey->default_rc==0",
+    "monkeys-audio:mx64-uwp=fail",
+    '<entry key="jetbrains.mps.v8_elimination" value="executed" />',
+    "minisat-master-keying:x64-uwp=fail",
+    "IceSSL.KeyFile=s_rsa1024_priv.pem",
+    '"bucket_key": "SalesResults-1.2"',
+    '<key tag="SecurityIdentifier" name="SecurityIdentifier" type="STRING" />',
+    "schemaKey = 'DOC_Vector_5_32'",
+    'sequenceKey = "18"',
+    "app.keystore.file=env/cert.p12",
+    "-DKEYTAB_FILE=/tmp/app.keytab",
+    "\tdoc.Security.KeySize = PdfEncryptionKeySize.Key128Bit;",
+    "o.keySelector=n,o.haKey=!1,",
+    '                                "key_name": "prod5zyxlmy-cmk",',
+    '                                "kms_key_id": "' + str(uuid.uuid5(uuid.NAMESPACE_DNS, "kms.example.org")) + '",',
+    '\t"key_vault_name": "web21prqodx24021",',
+    "  keyVaultToStoreSecrets: cmp2-qat-1208358310",
+    'const validKeyChars = "0123456789abcdefghijklmnopqrstuvwxyz_-."',
+    'const keyStr = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"',
+    "key_length = XSalsa20.key_length",
+    'pub const SN_id_Gost28147_89_None_KeyMeshing = "id-Gost28147-89-None-KeyMeshing"',
+    "KeyPair = X25519.KeyPair",
+    "BlindKeySignatures = Ed25519.BlindKeySignatures",
+    'AVEncVideoMaxKeyframeDistance, "' + str(uuid.uuid5(uuid.NAMESPACE_DNS, "codec.example.org")) + '"',
+    "            keyPressed = kVK_Return.u16",
+    'timezone_mapping = {\n    "Turkey Standard Time": "Europe/Istanbul",\n}',
+    "password combination.\n\nR5: Regulatory--21",
+    "PuttyPassword=0",
+    'LLM_SECRET_NAME = "NEXUS-GPT4-API-KEY"',
+    "  <UserSecretsId>" + str(uuid.uuid5(uuid.NAMESPACE_DNS, "secrets.example.org")) + "</UserSecretsId>",
+    "secret_length = X25519.secret_length",
+    "secretSize must be >= XXH3_SECRET_SIZE_MIN",
+    "# get build time secret for authentication\n#RUN --mount=type=secret,id=jfrog_secret \\\n"
+    "#    JFROG_SECRET = $(cat /run/secrets/jfrog_secret) && \\",
+    "    access_token_url='https://github.com/login/oauth/access_token',",
+    '<SourceFile SourceLocation="F:\\Extracts\\" TokenFile="RTL_INST_CODE.cer">',
+    'notes            = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"',
+    'clientId = "' + str(uuid.uuid5(uuid.NAMESPACE_DNS, "client.example.org")) + '"',
+    "GITHUB_API_KEY=\nDYNATRACE_API_KEY=",
+    "snowflake.password=\njdbc.snowflake.url=",
+    "import { chain_Anvil1_Key, chain_Anvil2_Key } from '../blockchain-tests/pallets/supported-chains/consts';",
+    'SRCREV_moby = "' + hashlib.sha1(b"moby", usedforsecurity=False).hexdigest() + '"',
+    'LIC_FILES_CHKSUM = "file://${WORKDIR}/license.html;md5=' + hashlib.sha256(b"license.html").hexdigest()[:32] + '"',
+    # github.go
+    GITHUB + "x" * 36,
+    "github" + "_pat_" + "x" * 22 + "_" + "x" * 59,
+    "gh" + "o_" + "x" * 36,
+    "gh" + "u_" + "x" * 36,
+    "gh" + "s_" + "x" * 36,
+    "gh" + "r_" + "x" * 36,
+    # gitlab.go
+    GITLAB + "X" * 11 + "-" + "X" * 8,
+    GITLAB + "x" * 8 + "-" + "x" * 18 + "." + "x" * 9,
+    "gl" + "ptt-" + "x" * 40,
+    "GR" + "1348941" + "12312312312312312312",
+    "GR" + "1348941" + "X" * 20,
+    "gl" + "rt-tx_" + "x" * 27 + "." + "x" * 9,
+    # grafana.go
+    "gl" + "c_" + "x" * 68,
+    '   API_KEY="' + "gl" + "c_" + "1" * 42 + '="',
+    "static void GLC_CreateLightmapTextureArray(void);\nstatic void GLC_CreateLightmapTexturesIndividual(void);\n\n"
+    "void GLC_UploadLightmap(int textureUnit, int lightmapnum);",
+    "// Alias models\nvoid GLC_StateBeginUnderwaterAliasModelCaustics(texture_ref base_texture, "
+    "texture_ref caustics_texture)\n{",
+    "gl" + "sa_" + "X" * 32 + "_AAAAAAAA",
+    # hashicorp.go
+    'token        = "' + "x" * 14 + ".atlas" + "v1." + "x" * 67 + '"',
+    # hashicorp_vault.go
+    "  credentials: new AWS.SharedIniFileCredentials({ profile: '<YOUR_PROFILE>' })",
+    "INFO 4 --- [           main] o.s.b.f.s.DefaultListableBeanFactory     : Overriding bean definition for bean",
+    "s." + "x" * 24,
+    "s.THISSTRINGISALLUPPERCASE",
+    "s.thisstringisalllowercase",
+    "s.AcceptanceTimeoutSeconds ",
+    "s.makeKubeConfigController = args",
+    "hv" + "s." + "x" * 94,
+    # huggingface.go
+    "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;",
+    'amazon.de#@#div[data-cel-widget="desktop-rhf_SponsoredProductsRemoteRHFSearchEXPSubsK2ClickPagination"]',
+    "                            _kHMSymptomhf_generatedByHomeAppForDebuggingPurposesKey,",
+    "    #define OSCHF_DebugGetExpectedAverageCrystalAmplitude NOROM_OSCHF_DebugGetExpectedAverageCrystalAmplitude",
+    "  M_UINT       (ServingCellPriorityParametersDescription_t,  H_PRIO,  2, "
+    "&hf_servingcellpriorityparametersdescription_h_prio),",
+    "                    change_dir(cwd)\n"
+    "\t\tsubdirs = glob.glob('HF_CAASIMULIAComputeServicesBuildTime.HF*.Linux64')\n\t\tif len(subdirs) == 1:",
+    '        os.environ.get("HF_AUTH_TOKEN",\n\t\t"' + HUGGING_FACE + "x" * 34 + '"),',
+    "# HuggingFace API Token https://huggingface.co/settings/tokens\n"
+    "\t\tHUGGINGFACE_API_TOKEN=" + HUGGING_FACE + "x" * 40 + ",",
+    'public static final String API_ORG_EXIST = "APIOrganizationExist";',
+    "const api_org_controller = require('../../controllers/api/index').organizations;",
+    'API_ORG_CREATE("https://qyapi.weixin.qq.com/cgi-bin/department/create?access_token=ACCESS_TOKEN"),',
+    "def test_internal_api_org_inclusion_with_href(api_name, href, expected, monkeypatch, called_with):\n"
+    '\t\tmonkeypatch.setattr("requests.sessions.Session.request", called_with)',
+    "<p>You should see a token <code>" + HUGGING_FACE + "xxxxx</code> (old tokens are <code>api_XXXXXXXX</code> "
+    "or <code>api_org_" + "X" * 34 + "</code>).</p>",
+    "  From Hugging Face docs:\n\t\tYou should see a token " + HUGGING_FACE + "xxxxx (old tokens are api_XXXXXXXX "
+    "or api_org_" + "x" * 34 + ").\n\t\tIf you do not submit your API token when sending requests to the API, "
+    "you will not be able to run inference on your private models.",
+    # infracost.go: a placeholder and an asset name with its content hash.
+    "ic" + "o-" + "X" * 32,
+    "http://assets.r7.com/assets/media_box_tv_tres_colunas/video_box.ico-"
+    + hashlib.sha256(b"video_box.ico").hexdigest()[:32]
+    + ".png",
+    "https://explosivelab.notion.site/Pianificazione-Nerdz-Ng-pubblico-"
+    + hashlib.sha256(b"Pianificazione").hexdigest()[:32]
+    + "?pvs=74",
+    # meraki.go: runs.
+    "meraki: " + "a" * 10 + "1" * 10 + "b" * 10 + "2" * 10,
+    "meraki: abdefghjk0123456789mnopqrstuvwx12345678",
+    # notion.go: runs.
+    "nt" + "n_12345678901",
+    "nt" + "n_" + "1234567890" * 6,
+    "nt" + "n_12345678901abc",
+    # octopusdeploy.go
+    'msgstr "GSSAPI-VIRHEKAPSELOINTIMERKKIJONO."',
+    "https://sonarcloud.io/api/project_badges/measure?project=Garden-Coin_API-CalculadoraDeInvestimentos"
+    "&metric=alert_status",
+    "https://fog-ringer-f42.notion.site/API-" + hashlib.sha256(b"fog-ringer").hexdigest()[:32].upper(),
+    '<iframe src="./archive/gifs/api-' + hashlib.sha256(b"archive.gif").hexdigest()[:26] + '.gif"> </iframe>',
+    # okta.go
+    "oktaKey = " + "0" * 35 + "TUVWXYZ",
+    # openshift.go
+    '--set kraken.kubeconfig.token.token="sha256~XXXXXXXXXX_PUT_YOUR_TOKEN_HERE_XXXXXXXXXXXX" \\',
+    "oc login --token=sha256~_xxxxxx_" + "x" * 22 + "-" + "x" * 10 + "-X \\\n"
+    "    --server=https://api.${zone}.appuio.cloud:6443",
+    # perplexity.go, prefect.go, privateai.go, readme.go: placeholders.
+    "PERPLEXITY_API_KEY=" + "pp" + "lx-" + "x" * 48,
+    'PREFECT_API_KEY = "' + "pn" + "u_" + "X" * 36 + '"',
+    'const privateaiToken = "' + "a" * 32 + '";',
+    "const API_KEY = '" + "rd" + "me_" + "X" * 70 + "';",
+    # privatekey.go: a prose body and an empty one.
+    BEGIN + " " + PRIVATE_KEY + "-----\nanything\n" + END + " " + PRIVATE_KEY + "-----",
+    BEGIN + " OPENSSH " + PRIVATE_KEY + "-----" + END + " OPENSSH " + PRIVATE_KEY + "-----",
+    # pulumi.go: an asset name with its content hash.
+    '                        <img src="./assets/vipul-'
+    + hashlib.sha256(b"vipul.png").hexdigest()
+    + '.png" alt="" class="w-16 h-16 rounded-full">',
+    # slack.go: placeholders, runs and redactions.
+    SLACK_BOT + "x" * 9 + "-" + "x" * 10 + "-" + "x" * 12,
+    SLACK_BOT + "xxx",
+    SLACK_BOT + "12345-abcd234",
+    SLACK_BOT + "xoxb-my-bot-token",
+    '"token1": "' + "xo" + "xp-1234567890" + '"',
+    '"token2": "' + "xo" + "xp-" + "X" * 10 + "-" + "X" * 10 + "-" + "X" * 11 + "-" + "X" * 32 + '"',
+    '"token4": "' + "xo" + "xp-572370529330-573807301142-572331691188-" + "#" * 20 + '"',
+    "xo" + "xe.xoxp-1-SlackAppConfigurationAccessTokenHere",
+    "xo" + "xe.xoxp-1-RANDOMSTRINGHERE",
+    "xo" + "xe.xoxp-1-initial",
+    "xo" + "xe-1-xxx",
+    "XOxE-RROAmw, Home and Garden, 5:24, 20120323",
+    SLACK_BOT + "x" * 11 + "-" + "x" * 24,
+    SLACK_BOT + "Slack_BOT_TOKEN",
+    SLACK_BOT + "abcdef-abcdef",
+    "https://github.com/xoxa-nyc/xoxa-nyc.github.io/blob/master/README.md",
+    "https://indieweb.org/images/3/35/2018-250-xoxo-indieweb-1.jpg",
+    # sourcegraph.go: low entropy.
+    "sg" + "p_5555555dAAAAA7777777CcccCF" + "a" * 14,
+    # square.go: an image digest (computed here).
+    "aws-cli@sha256:" + hashlib.sha256(b"aws-cli").hexdigest(),
+    # sumologic.go
+    "- (NSNumber *)sumOfProperty:(NSString *)property;",
+    "- (NSInteger)sumOfValuesInRange:(NSRange)range;",
+    "+ (unsigned char)byteChecksumOfData:(id)arg1;",
+    "sumOfExposures = sumOfExposures;",
+    ".si-sumologic.si--color::before { color: #000099; }",
+    "/// Based on the SumoLogic keyword syntax:",
+    'sumologic_access_id         = ""',
+    "SUMOLOGIC_ACCESSID: ${SUMOLOGIC_ACCESSID}",
+    "export SUMOLOGIC_ACCESSID=" + "X" * 14,
+    "#   SUMO_ACCESS_KEY=" + "x" * 64,
+    "-e SUMO_ACCESS_KEY=`etcdctl get /sumologic_secret`",
+    "SUMO_ACCESS_KEY={SumoAccessKey}",
+    "SUMO_ACCESS_KEY=${SUMO_ACCESS_KEY:=$2}",
+    'sumo_access_key   = "<SUMOLOGIC ACCESS KEY>"',
+    "SUMO_ACCESS_KEY: AbCeFG123",
+)
+
 # Every group, named by kind and topic; the test reports a refusal by the
 # group's name and the text's index in it.
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -1340,4 +1668,5 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "summaries/sessions": SESSIONS,
     "passages/standard-library": STANDARD_LIBRARY,
     "passages/packages": PACKAGES,
+    "gitleaks/false-positives": GITLEAKS,
 }
