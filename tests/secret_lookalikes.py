@@ -549,6 +549,40 @@ SESSIONS = (
     "$CREDENTIALS_DIRECTORY/db-password.",
 )
 
+# Summaries kept as labelled notes ("Key: what was decided"), the form in
+# which a label that names a secret is followed by a description.
+LABELLED_NOTES = (
+    "Auth: OAuth2 with PKCE for the SPA, client credentials for the cron jobs. Token: JWT (RS256), "
+    "15 minutes. Refresh: rotating, 30 days.",
+    "Secret: stored in Vault under kv/app/prod, read by the agent sidecar. Owner: platform team.",
+    "Password reset: email link, single use, valid 30 minutes. Token: 32 random bytes, stored hashed.",
+    "Credentials: IAM role github-deploy via OIDC; no long-lived keys anywhere in CI.",
+    "API key: one per tenant, rotated quarterly, scoped to read:reports. Storage: SHA-256 of the key.",
+    "Key: ed25519, only the public half shared with the ops team. Passphrase: from the password manager.",
+    "Passphrase: diceware, six words, as the assistant suggested for the disk encryption.",
+    "Tokens: personal access tokens are gone; fine-grained tokens with 90-day expiry instead.",
+    "Session: server-side, Redis, 8 h idle timeout. Cookie: HttpOnly, Secure, SameSite=Lax.",
+    "Secrets: sops + age in the repo, decrypted in CI with the age identity from the CI secret store.",
+    "Passwords: never logged, never emailed; reset only. Hashing: argon2id (m=64MiB, t=3, p=4).",
+    "Auth header: Authorization: Bearer <access token>; the gateway validates it against the JWKS.",
+    "Key rotation: monthly for signing keys, yearly for TLS (Let's Encrypt renews every 60 days).",
+    "Credential: mTLS client certificate issued by the internal CA, 24 h lifetime, from cert-manager.",
+    "Token: none needed for the public endpoints; rate limit 60/min per IP instead.",
+    "Secret key: Django's SECRET_KEY comes from the environment; rotation via SECRET_KEY_FALLBACKS.",
+    "Authentication: SAML with the corporate IdP; SCIM for provisioning. MFA: WebAuthn preferred, TOTP fallback.",
+    "Password: set by the user on first login; minimum 12 characters; breached-list check through k-anonymity API.",
+    "Private key: lives in the HSM, never exported. Signing: via PKCS#11 from the release job.",
+    "Access token lifetime: 900 s. Refresh token lifetime: 2592000 s. Clock skew allowed: 60 s.",
+    "Secrets rotation: automated with the Secrets Manager rotation Lambda, every 30 days.",
+    "Token storage on the web client: memory only; refresh via an HttpOnly cookie.",
+    "DB password: managed by RDS (manage_master_user_password = true), so nobody knows it.",
+    "Keys: KMS customer-managed key alias/app-data, automatic rotation on.",
+    "Auth for the metrics endpoint: none inside the cluster; NetworkPolicy restricts who can reach it.",
+    "Secret scanning: push protection on; the user asked how to bypass for a test fixture (do not).",
+    "Token: str - the type in the SDK's signature, the user wanted to know whether bytes are accepted.",
+    "Credentials file: ~/.aws/credentials has only [default] with sso_session = corp; no keys.",
+)
+
 # Passages quoted as they are from CPython 3.11.7's standard library (Lib/).
 STANDARD_LIBRARY = (
     # Lib/getpass.py: the module docstring.
@@ -1666,6 +1700,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "summaries/empty-values": EMPTY_VALUES,
     "summaries/other-languages": OTHER_LANGUAGES,
     "summaries/sessions": SESSIONS,
+    "summaries/labelled-notes": LABELLED_NOTES,
     "passages/standard-library": STANDARD_LIBRARY,
     "passages/packages": PACKAGES,
     "gitleaks/false-positives": GITLEAKS,
