@@ -1210,7 +1210,11 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("readme-token", r"rdme_[a-z0-9]{70}(?![A-Za-z0-9])", "gitleaks readme.go; trufflehog readme"),
     SecretRule("postman-token", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", "gitleaks postman.go; trufflehog postman"),
     SecretRule(
-        "infracost-token", r"ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])", "gitleaks infracost.go; Infracost API key docs"
+        "infracost-token",
+        # Not after a ".": "favicon.ico-<hash>.png" is an asset's name.
+        r"ico-(?<![A-Za-z0-9_.-]ico-)[A-Za-z0-9]{32}(?![A-Za-z0-9.])",
+        "gitleaks infracost.go; Infracost API key docs",
+        example=r"ico-[A-Za-z0-9]{32}",
     ),
     SecretRule(
         "harness-token",
@@ -1675,7 +1679,7 @@ VOCABULARY_PATTERN = r"[a-z]{1,3}[0-9]{1,3}k_base|[a-z]{1,16}_(?:base|harmony)"
 DN_PATTERN = r"(?:(?:cn|dc|ou|o|uid|c|l|st)=[^,=]{1,64},)+(?:cn|dc|ou|o|uid|c|l|st)=[^,=]{1,64}"
 # A type in code: dotted names, the last one made of words (X25519PrivateKey).
 TYPE_NAME_PATTERN = (
-    r"(?:[A-Za-z_][A-Za-z0-9_]*+\.)*+(?:[A-Z][A-Za-z]?+[0-9]{1,6}+)?+(?:[A-Z][a-z]{2,}+){2,}+(?:[A-Z]{1,4}+)?+"
+    r"(?:[A-Za-z_][A-Za-z0-9_]*+(?:\.|::))*+(?:[A-Z][A-Za-z]?+[0-9]{1,6}+)?+(?:[A-Z][a-z]{2,}+){2,}+(?:[A-Z]{1,4}+)?+"
 )
 # Masks and cuts: what stands for the hidden part of a value.
 MASK_MARKS = ("...", "\u2026", "***", "\u2022\u2022")
@@ -1774,6 +1778,12 @@ NOT_A_CREDENTIAL_BEFORE = frozenset(
         *("partition", "primary", "foreign", "cancel", "cancellation", "idempotency", "sync", "request"),
         *("change", "lock", "paging"),
     }
+)
+# An instruction inside a value (any case): XXXX_PUT_YOUR_TOKEN_HERE_XXXX,
+# sha256~your-token-goes-here.
+PLACEHOLDER_PHRASE = (
+    r"(?:your|put|insert|replace|enter|paste)[-_.](?:[a-z0-9]{1,16}+[-_.]){0,4}?"
+    r"(?:here|token|key|secret|password|value|own)(?![a-z])"
 )
 # Placeholders recognised by how they end or what they contain (any case).
 PLACEHOLDER_ENDINGS = ("-here", "_here", ".here", "keyhere", "tokenhere", "secrethere", "passwordhere")
@@ -1893,6 +1903,7 @@ class _SecretScanner:
         self.placeholder = re.compile(PLACEHOLDER_PATTERN, re.ASCII | re.IGNORECASE)
         self.structured = re.compile(STRUCTURED_PATTERN, re.ASCII)
         self.path = re.compile(PATH_PATTERN, re.ASCII)
+        self.placeholder_phrase = re.compile(PLACEHOLDER_PHRASE, re.ASCII | re.IGNORECASE)
         self.scheme = re.compile(SCHEME_PATTERN, re.ASCII | re.IGNORECASE)
         self.vocabulary = re.compile(VOCABULARY_PATTERN, re.ASCII)
         self.distinguished_name = re.compile(DN_PATTERN, re.ASCII | re.IGNORECASE)
@@ -2398,11 +2409,12 @@ def _an_assignment(scanner: _SecretScanner, value: str, _password: bool) -> str 
 
 
 def _a_type_name(scanner: _SecretScanner, value: str, password: bool) -> str | None:
-    """A type after a key that is not a password's (private_key:
-    X25519PrivateKey): dotted names, the last one mostly words."""
-    if password or not scanner.type_name.fullmatch(value):
+    """A type in code (private_key: X25519PrivateKey, password:
+    secrecy::SecretString): names joined by "." or "::", the last made of
+    words; after a key that names a password only with a module path."""
+    if not scanner.type_name.fullmatch(value) or (password and "." not in value and "::" not in value):
         return None
-    return "type" if _pronounceable(scanner, value.rpartition(".")[2]) else None
+    return "type" if _pronounceable(scanner, value.replace("::", ".").rpartition(".")[2]) else None
 
 
 def _low_entropy(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
@@ -2433,7 +2445,7 @@ def _mostly_runs(value: str) -> bool:
     (or repeat), as in "abc123xyz" and "1234567"."""
     from itertools import pairwise
 
-    steps = sum(1 for left, right in pairwise(value) if 0 <= ord(right) - ord(left) <= 1)
+    steps = sum(1 for left, right in pairwise(value.lower()) if 0 <= ord(right) - ord(left) <= 1)
     return len(value) >= MIN_RUN_CHARS and steps >= RUN_SHARE * (len(value) - 1)
 
 
@@ -2467,7 +2479,7 @@ def _is_placeholder(scanner: _SecretScanner, value: str) -> bool:
     marks one only in a value made of words (example-token-123, not
     MyExample#2024q), AWS's upper-case EXAMPLE anywhere."""
     folded = value.lower()
-    if folded.endswith(PLACEHOLDER_ENDINGS) or EXAMPLE_MARK in value:
+    if folded.endswith(PLACEHOLDER_ENDINGS) or EXAMPLE_MARK in value or scanner.placeholder_phrase.search(value):
         return True
     if PLACEHOLDER_MARK in folded and scanner.wordish_or_numbered.fullmatch(value):
         return True
