@@ -460,6 +460,44 @@ class TestTextTheReviewerCannotSee(FreshInterpreterCase):
         self.assertResult(self.update(accepted), "built")
 
 
+class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
+    # The contract's bound on judging a selection, in CPU seconds.
+    BOUND_CPU_SECONDS = 0.5
+
+    def test_secret_fields_counts_every_summary_text_that_holds_one(self) -> None:
+        rng = random.Random(60)
+        token = "gh" + "p_" + "".join(rng.choice(ALNUM) for _ in range(36))
+        value = fixture()
+        summaries = [s for b in value["branches"] for s in b["summaries"]]
+        for target in summaries[:3]:
+            target["text"] = f"CI uses {token} and {token[::-1]}."
+        result = self.update(value)
+        self.assertResult(
+            result, "selection_secret", at="/branches/0/summaries/0/text", rule="github-token", secret_fields=3
+        )
+        self.assertNotIn(token[4:].encode(), result.stdout)
+
+    def test_text_that_folds_many_times_over_is_judged_within_the_bound(self) -> None:
+        import resource
+
+        # 2 MiB of U+FDFA, which NFKC expands eighteenfold, in summaries of
+        # the longest length.
+        summaries = [
+            {"summaryId": f"s{i}", "role": "user", "kind": "summary", "approved": True, "text": "\ufdfa" * 2000}
+            for i in range(100)
+        ]
+        branches = [{"branchId": f"b{i}", "sourceRevision": 1, "sources": [], "summaries": summaries} for i in range(3)]
+        path = self.write_selection({"schemaVersion": 1, "corpusId": "c", "revision": 1, "branches": branches})
+        self.assertGreater(os.path.getsize(path), 1_800_000)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result = self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.assertResult(result, "checked")
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        print(f"\n2 MiB of U+FDFA, fresh --dry-run: {cpu:.2f} s CPU")
+        self.assertLess(cpu, self.BOUND_CPU_SECONDS)
+
+
 class TestUnwritableStdout(FreshInterpreterCase):
     """A closed, full or broken stdout keeps the run's exit status and an
     empty stderr; the line never lands in a state file."""

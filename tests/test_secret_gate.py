@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import secret_lookalikes
 from cp_testlib import MODULE, ROOT, branch, child_env, cp, encode, selection, summary
 from secret_samples import (
     ALNUM,
@@ -998,6 +999,341 @@ class TestFields(unittest.TestCase):
                 alone = [cp.find_secret(piece) for piece in pieces]
                 with self.subTest(text=text, cut=cut):
                     self.assertEqual(whole is None, all(a is None for a in alone))
+
+
+# The 26 contexts gitleaks validates each of its rules in
+# (cmd/generate/config/utils/generate.go, GenerateSampleSecrets): {i} is the
+# provider's name, {I} the same in capitals, {s} the secret.
+GITLEAKS_CONTEXTS = {
+    "ini - quoted1": '{i}Token="{s}"',
+    "ini - quoted2": '{i}Token = "{s}"',
+    "ini - unquoted1": "{i}Token={s}",
+    "ini - unquoted2": "{i}Token = {s}",
+    "json - string": '{\n    "{i}_token": "{s}"\n}',
+    "json - escaped newline in string": '{"config.ini": "{I}_TOKEN={s}\\nBACKUP_ENABLED=true"}',
+    "xml - element multiline": "<{i}Token>\n    {s}\n</{i}Token>",
+    "yaml - singleline - unquoted": "{i}_token: {s}",
+    "yaml - singleline - single quote": "{i}_token: '{s}'",
+    "yaml - singleline - double quote": '{i}_token: "{s}"',
+    "C#": 'string {i}Token = "{s}";',
+    "go - normal": 'var {i}Token string = "{s}"',
+    "go - short": '{i}Token := "{s}"',
+    "go - backticks": "{i}Token := `{s}`",
+    "java": 'String {i}Token = "{s}";',
+    "kotlin - notype": 'var {i}Token = "{s}"',
+    "php - string concat": '${i}Token .= "{s}"',
+    "python - single quote": "{i}Token = '{s}'",
+    "python - double quote": '{i}Token = "{s}"',
+    "misc - comma operator": 'System.setProperty("{I}_TOKEN", "{s}")',
+    "logstash": '  "{i}Token" => "{s}"',
+    "make - recursive assignment": '{i}_TOKEN = "{s}"',
+    "make - simple assignment": '{i}_TOKEN := "{s}"',
+    "make - shell assignment": '{i}_TOKEN ::= "{s}"',
+    "make - evaluated shell assignment": '{i}_TOKEN :::= "{s}"',
+    "make - conditional assignment": '{i}_TOKEN ?= "{s}"',
+}
+# Secrets with no prefix of their own, as gitleaks' generic and
+# provider-named rules have them (32 hex, 40 alphanumerics, 44 base64, a
+# UUID, 24 URL-safe), after a provider's name.
+GENERIC_SHAPES = (
+    "[a-f0-9]{32}",
+    "[A-Za-z0-9]{40}",
+    "[A-Za-z0-9+/]{43}=",
+    "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+    "[A-Za-z0-9_-]{24}",
+)
+GENERIC_IDENTIFIERS = ("linear", "typeform", "asana", "mattermost", "zendesk")
+
+
+def in_gitleaks_context(context: str, identifier: str, secret: str) -> str:
+    return context.replace("{i}", identifier).replace("{I}", identifier.upper()).replace("{s}", secret)
+
+
+def provider_name(rule: cp.SecretRule) -> str:
+    """The identifier gitleaks would use: the label, else the family's first word."""
+    return rule.labels[0] if rule.labels else rule.family.split("-")[0]
+
+
+class TestPeer(unittest.TestCase):
+    """The gate measured the way gitleaks validates its own rules: a random
+    string of each published shape in each of gitleaks' contexts; and
+    gitleaks' published false positives that are clearly not secrets."""
+
+    def test_every_shape_in_every_gitleaks_context(self) -> None:
+        rng = random.Random(41)
+        placed = found = 0
+        for index, rule in enumerate(cp.SECRET_RULES):
+            if rule.judged not in ("shape", "labelled"):
+                continue
+            for name, context in GITLEAKS_CONTEXTS.items():
+                text = in_gitleaks_context(context, provider_name(rule), from_pattern(rule.example, rng))
+                hit = cp.find_secret(text)
+                placed += 1
+                found += hit is not None and hit[1] == rule.family
+                with self.subTest(row=index, family=rule.family, context=name):
+                    self.assertEqual(None if hit is None else hit[1], rule.family)
+        print(f"\npeer, gitleaks' {len(GITLEAKS_CONTEXTS)} contexts: {found}/{placed} shapes named by their family")
+
+    def test_secrets_without_a_prefix_in_every_gitleaks_context(self) -> None:
+        rng = random.Random(42)
+        placed = found = 0
+        for shape in GENERIC_SHAPES:
+            for identifier in GENERIC_IDENTIFIERS:
+                for name, context in GITLEAKS_CONTEXTS.items():
+                    text = in_gitleaks_context(context, identifier, from_pattern(shape, rng))
+                    placed += 1
+                    found += cp.find_secret(text) is not None
+                    with self.subTest(shape=shape, identifier=identifier, context=name):
+                        self.assertIsNotNone(cp.find_secret(text))
+        print(f"\npeer, secrets without a prefix: {found}/{placed} refused")
+
+    def test_gitleaks_false_positives_that_are_clearly_not_secrets(self) -> None:
+        published = list(secret_lookalikes.GROUPS["gitleaks/false-positives"])
+        rng = random.Random(43)
+        recreated = [
+            BEGIN + " " + PRIVATE_KEY + "-----\nanything\n" + "-----END " + PRIVATE_KEY + "-----",
+            BEGIN + " OPENSSH " + PRIVATE_KEY + "----------END OPENSSH " + PRIVATE_KEY + "-----",
+            BEGIN + " RSA " + PRIVATE_KEY + "-----\nyour key goes here\n-----END RSA " + PRIVATE_KEY + "-----",
+            "api_token = XXXX_PUT_YOUR_TOKEN_HERE_XXXX",
+            'token = "abc123xyz456"',
+            "password=1234567",
+            "secret = " + LOWER,
+            "access_key: " + "".join(c + c.upper() for c in "abcdef"),
+            "gh" + "p_" + LOWER + DIGITS,
+            "api_key: sk" + "-..." + rand(ALNUM, 4, rng),
+            "token: ****" + rand(DIGITS, 4, rng),
+            "key: " + rand(HEX, 8, rng) + "...",
+            "https://cdn.example.org/img/favicon.ico-" + rand(HEX, 32, rng) + ".png",
+        ]
+        refused = [text for text in published + recreated if cp.find_secret(text) is not None]
+        print(f"\npeer, gitleaks' false positives: {len(refused)} of {len(published) + len(recreated)} refused")
+        for text in recreated:
+            with self.subTest(text=text[:40]):
+                self.assertIsNone(cp.find_secret(text))
+        self.assertEqual(len(refused), 0)
+
+
+class TestAssignmentForms(unittest.TestCase):
+    """Every form a credential is written in, in code, configuration files
+    and on command lines."""
+
+    def forms(self, rng: random.Random) -> dict[str, tuple[str, str]]:
+        token, human, pw = mixed(ALNUM, 32, rng), human_password(rng), password(rng)
+        basic = base64.b64encode(f"deploy:{pw}".encode()).decode()
+        encoded = base64.b64encode(f'{{"db": "{pw}"}}'.encode()).decode()
+        assignment, flag, k8s = "credential-assignment", "credential-flag", "kubernetes-secret"
+        return {
+            "Go": (f'var apiToken string = "{token}"', assignment),
+            "Kotlin": (f'val apiToken: String = "{token}"', assignment),
+            "TypeScript": (f"const apiToken: string = '{token}';", assignment),
+            "Rust": (f'let api_token: &str = "{token}";', assignment),
+            "Rust, static": (f'static API_TOKEN: &\'static str = "{token}";', assignment),
+            "C#": (f'private const string ApiToken = "{token}";', assignment),
+            "Java": (f'private static final String API_TOKEN = "{token}";', assignment),
+            "make =": (f"API_TOKEN = {token}", assignment),
+            "make :=": (f"API_TOKEN := {token}", assignment),
+            "make ::=": (f"API_TOKEN ::= {token}", assignment),
+            "make :::=": (f"API_TOKEN :::= {token}", assignment),
+            "PHP .=": (f'$apiToken .= "{token}";', assignment),
+            "PHP ??=": (f"$apiToken ??= '{token}';", assignment),
+            "XML, next line": (f"<apiToken>\n    {token}\n</apiToken>", assignment),
+            "XML, value attribute": (f'<add key="ClearTextPassword" value="{human}" />', assignment),
+            "YAML |": (f"api_token: |\n  {token}\n", assignment),
+            "YAML >-": (f"api_token: >-\n  {token}\n", assignment),
+            ".properties": (f"spring.datasource.password={human}", assignment),
+            "TOML": (f'api_token = "{token}"', assignment),
+            "HCL": (f'  api_token = "{token}"', assignment),
+            "Dockerfile ENV": (f"ENV API_TOKEN={token}", assignment),
+            "Dockerfile ENV without =": (f"ENV API_TOKEN {token}", assignment),
+            "Dockerfile ARG": (f"ARG API_TOKEN={token}", assignment),
+            "compose list": (f"environment:\n  - POSTGRES_PASSWORD={human}\n", assignment),
+            ".npmrc _authToken": (f"//registry.npmjs.org/:_authToken={token}", assignment),
+            ".npmrc _auth": (f"_auth={basic}", assignment),
+            "Docker config.json": ('{"auths": {"https://index.docker.io/v1/": {"auth": "' + basic + '"}}}', assignment),
+            ".pgpass": (f"db.internal:5432:app:deploy:{human}", assignment),
+            ".pgpass, any host": (f"*:*:*:postgres:{pw}", assignment),
+            "curl -u": (f"curl -u deploy:{human} https://api.example.org", flag),
+            "curl --user": (f"curl --user deploy:{human} https://api.example.org", flag),
+            "wget --password=": (f"wget --password={human} https://example.org/f", flag),
+            "wget --password": (f"wget --user=deploy --password {human} https://example.org/f", flag),
+            "sshpass -p": (f"sshpass -p {human} ssh deploy@host", flag),
+            "Kubernetes data": (f"apiVersion: v1\nkind: Secret\ndata:\n  config.json: {encoded}\n", k8s),
+            "Kubernetes stringData": (f"kind: Secret\ntype: Opaque\nstringData:\n  tls.key: {token}\n", k8s),
+            "Kubernetes, data first": (f"data:\n  settings.ini: {encoded}\n---\nkind: Secret\n", k8s),
+        }
+
+    def test_every_form_is_refused(self) -> None:
+        for name, (text, rule) in self.forms(random.Random(44)).items():
+            with self.subTest(name):
+                hit = cp.find_secret(text)
+                self.assertEqual(None if hit is None else hit[1], rule)
+
+    def test_kubernetes_data_outside_a_secret_passes(self) -> None:
+        encoded = base64.b64encode(b"log_level=debug").decode()
+        self.assertIsNone(cp.find_secret(f"kind: ConfigMap\nbinaryData:\n  x: 1\ndata:\n  app.ini: {encoded}\n"))
+
+
+# Prose about credentials that holds none: what summaries of coding
+# conversations say (the issue's list, and its kin).
+PROSE_ABOUT_CREDENTIALS = [
+    "Stored password: Argon2id-hashed with a per-user salt",
+    "Passwords: SHA256-hashed",
+    "Password: bcrypt, cost 12",
+    "Credentials: AWS_PROFILE=prod-admin",
+    "The masked key sk-...Xy9Z is in the logs",
+    "api_key: sk-...Xy9Z",
+    "token: ****1234",
+    "Test results - pass: LoginFlowV2, fail: CheckoutV3",
+    'AUTH_LDAP_BIND_DN = "cn=django-agent,dc=example,dc=com"',
+    'special tokens are bos_token="<s>"',
+    'tokenizer: bos_token="<s>", eos_token="</s>"',
+    "Tokens: o200k_base for GPT-4o",
+    '__all__ = ["Auth", "BasicAuth", "DigestAuth", "TokenAuth"]',
+    "private_key: X25519PrivateKey",
+    "def load(private_key: Ed25519PrivateKey) -> None:",
+    "$out = Join-Path $PWD 'out'; $password = Read-Host",
+    "password: $PWD",
+    "https://user:%3Cpassword%3E@example.com/",
+    "token: ${{ secrets.NPM_TOKEN }}",
+    "password: hunter2... (truncated)",
+    "pub struct Credentials { pub username: String, pub password: secrecy::SecretString }",
+]
+
+
+class TestPrecision(unittest.TestCase):
+    def test_prose_about_credentials_passes(self) -> None:
+        for text in PROSE_ABOUT_CREDENTIALS:
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
+
+class TestValueJudgements(unittest.TestCase):
+    """Each judgement on its own: the reason it gives for a value it turns
+    away, and None for a random credential."""
+
+    CASES = {
+        "_short_or_spaced": [("Ab1!x", "short"), ("two words", "spaced"), ("123456789", "no-letter")],
+        "_a_word": [("Welcome", "word"), ("stock\u00e9", "word")],
+        "_a_placeholder": [("${DB_PASSWORD}", "placeholder"), ("XXXX_PUT_YOUR_TOKEN_HERE_XXXX", "placeholder")],
+        "_masked": [("sk-...Xy9Z", "masked"), ("****1234", "masked"), ("a1b2c3d4...", "masked")],
+        "_a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run")],
+        "_data": [("2024-11-30T10:20:30Z", "data"), ("db01.prod.internal:5432", "data")],
+        "_a_path": [("/run/secrets/db_password", "path"), ("~/.ssh/id_rsa", "path"), ("C:\\keys\\app.pfx", "path")],
+        "_said_about_a_secret": [
+            ("Argon2id-hashed", "scheme"),
+            ("bcrypt", "scheme"),
+            ("o200k_base", "vocabulary"),
+            ("cn=agent,dc=example,dc=com", "distinguished-name"),
+        ],
+        "_an_assignment": [("AWS_PROFILE=prod-admin", "assignment"), ("bos_token=", "assignment")],
+        "_a_name": [("getPassword", "name"), ("3AA5C34371567BD2", "key-id")],
+        "_a_type_name": [("X25519PrivateKey", "type"), ("secrecy::SecretString", "type")],
+        "_a_reference": [("vault/secret/data/prod#password", "reference")],
+        "_low_entropy": [("aaaaaaab", "low-entropy")],
+    }
+
+    def test_each_judgement_gives_its_reason(self) -> None:
+        scanner = cp._secret_scanner()
+        self.assertEqual(sorted(self.CASES), sorted(j.__name__ for j in cp.VALUE_JUDGEMENTS))
+        for name, cases in self.CASES.items():
+            judgement = getattr(cp, name)
+            for value, reason in cases:
+                with self.subTest(judgement=name, value=value):
+                    self.assertEqual(judgement(scanner, value, False), reason)
+
+    def test_no_judgement_turns_a_random_credential_away(self) -> None:
+        scanner = cp._secret_scanner()
+        rng = random.Random(45)
+        for _ in range(200):
+            value = mixed(ALNUM, rng.randint(16, 40), rng)
+            for password_key in (False, True):
+                with self.subTest(value=value, password_key=password_key):
+                    self.assertIsNone(cp.why_not_a_credential(scanner, value, password_key))
+
+    def test_random_characters_between_slashes_are_not_a_path(self) -> None:
+        scanner = cp._secret_scanner()
+        rng = random.Random(46)
+        value = "/" + mixed(ALNUM, 6, rng) + "/" + mixed(ALNUM, 30, rng)
+        self.assertIsNone(cp._a_path(scanner, value, False))
+        self.assertIsNone(cp.why_not_a_credential(scanner, value, False))
+
+
+def several_secrets(rng: random.Random) -> tuple[dict[str, object], list[str]]:
+    """A selection with secrets in three summary texts (one of them holding
+    two) and clean text elsewhere, with branches in an order their IDs do
+    not sort in; and the secrets."""
+    token = "gh" + "p_" + mixed(ALNUM, 36, rng)
+    assigned = "POSTGRES_PASSWORD: " + password(rng)
+    url = "postgres://admin:" + password(rng) + "@db.internal/app"
+    branches = [
+        branch("zeta", summaries=[summary("s1", "Plain notes."), summary("s2", f"Deploy with {assigned}.")]),
+        branch("alpha", summaries=[summary("s1", f"Both {token} and {url} were pasted.")]),
+        branch("mid", summaries=[summary("s1", "Nothing here."), summary("s2", f"CI uses {token}.")]),
+    ]
+    return selection(1, branches), [token, assigned, url]
+
+
+class TestSecretFields(unittest.TestCase):
+    def test_every_summary_text_that_holds_one_is_counted(self) -> None:
+        value, _secrets = several_secrets(random.Random(47))
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(value)
+        error = caught.exception
+        self.assertEqual(
+            (error.code, error.at, error.rule, error.secret_fields),
+            ("selection_secret", "/branches/0/summaries/1/text", "credential-assignment", 3),
+        )
+
+    def test_one_secret_counts_one(self) -> None:
+        value = selection(1, [branch("b", summaries=[summary("s1", f"password={MADE_UP}"), summary("s2", "ok")])])
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(value)
+        self.assertEqual(caught.exception.secret_fields, 1)
+
+    def test_a_secret_in_an_id_is_where_and_what_but_not_a_summary_text(self) -> None:
+        body = mixed(LOWER + DIGITS, 20, random.Random(48))
+        value = selection(1, [branch("b", summaries=[summary("s1", "ok", memoryRef="gl" + "pat-" + body)])])
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(value)
+        error = caught.exception
+        self.assertEqual(
+            (error.at, error.rule, error.secret_fields), ("/branches/0/summaries/0/memoryRef", "gitlab-token", 0)
+        )
+
+    def test_every_field_is_found_in_one_pass(self) -> None:
+        rng = random.Random(49)
+        fields = [f"note {i}" if i % 3 else f"token {'gh' + 'p_' + mixed(ALNUM, 36, rng)}" for i in range(30)]
+        hits = cp.find_secrets("\x00".join(fields))
+        self.assertEqual(sorted(hits), [i for i in range(30) if i % 3 == 0])
+        self.assertTrue(all(rule == "github-token" for _offset, rule in hits.values()))
+
+
+class TestFolding(unittest.TestCase):
+    def test_no_character_folds_past_the_bound_unless_it_holds_ascii(self) -> None:
+        import unicodedata
+
+        longest = 0
+        for code in range(0x80, 0x110000):
+            if 0xD800 <= code <= 0xDFFF:
+                continue
+            folded = cp.fold_for_scan(chr(code))
+            if len(folded) > cp.MAX_FOLD_CHARS:
+                self.assertTrue(any(c.isascii() and c.isalnum() for c in folded), hex(code))
+                self.assertEqual(folded, unicodedata.normalize("NFKC", chr(code)))
+            longest = max(longest, len(folded))
+        self.assertLessEqual(longest, 6)
+
+    def test_a_cut_fold_splits_and_joins_as_the_whole_one(self) -> None:
+        token = "gh" + "p_" + mixed(ALNUM, 36, random.Random(50))
+        for char in ("\ufdfa", "\ufdfb", "\u3316"):
+            for text in (f"{char}{token}{char}", f"password={MADE_UP}{char}", f"{char} {token}"):
+                with self.subTest(char=hex(ord(char)), text=text[:12]):
+                    self.assertIsNotNone(cp.find_secret(cp.fold_for_scan(text)))
+        self.assertEqual(cp.fold_for_scan("a\ufdfab"), "a\u0635 \u0645b")
+
+    def test_folding_still_composes_across_characters(self) -> None:
+        self.assertEqual(cp.fold_for_scan("contrase" + "n\u0303a"), "contrase\u00f1a")
+        self.assertEqual(cp.fold_for_scan("\uff50\uff41\uff53\uff53"), "pass")
 
 
 def two_mebibytes(unit: Callable[[], str]) -> str:
