@@ -533,35 +533,54 @@ def _fold_char(char: str) -> str:
     return folded[0] + (" " if " " in folded else "") + folded[-1]
 
 
-class _FoldTable(dict[int, "str | None"]):
-    """Each character's fold, computed the first time the text holds it;
-    invisible characters fold to nothing."""
-
-    def __missing__(self, code: int) -> str | None:
-        folded = _fold_char(chr(code))
-        self[code] = folded
-        return folded
-
-
-_fold_table: list[_FoldTable] = []
+# Each character's fold, computed the first time a text holds it.
+_folds: dict[str, str] = {}
+# The characters that fold to themselves, ASCII first: a set difference
+# leaves only those a piece of text needs folded.
+_stable: set[str] = {chr(c) for c in range(128)}
+_invisible: list[re.Pattern[str]] = []
+# Text is checked for folding in pieces of this many characters: most
+# pieces are folded already (NFKC's quick check, a C-level pass, says so)
+# and only the others are folded character by character.
+FOLD_PIECE_CHARS = 64
 
 
 def fold_for_scan(text: str) -> str:
     """The text as a reader sees it, for the secret scan: invisible
     characters removed, compatibility forms folded, at most MAX_FOLD_CHARS
-    characters for each one read.  ASCII is left as is.  Folding character
-    by character and then composing what the folds put side by side gives
-    the NFKC form of the whole (the folds are equivalent to their
-    characters)."""
+    characters for each one read.  ASCII is left as is.  Folding piece by
+    piece and character by character, then composing what the folds put
+    side by side, gives the NFKC form of the whole (each fold is
+    equivalent to its character)."""
     if text.isascii():
         return text
+    import re
     import unicodedata
 
-    if not _fold_table:
-        table = _FoldTable()
-        table.update({c: None for first, last in INVISIBLE_RANGES for c in range(first, last + 1)})
-        _fold_table.append(table)
-    return unicodedata.normalize("NFKC", text.translate(_fold_table[0]))
+    if not _invisible:
+        ranges = "".join(f"{chr(first)}-{chr(last)}" for first, last in INVISIBLE_RANGES)
+        _invisible.append(re.compile(f"[{ranges}]+"))
+    text = _invisible[0].sub("", text)
+    if unicodedata.is_normalized("NFKC", text):
+        return text
+    pieces = []
+    for start in range(0, len(text), FOLD_PIECE_CHARS):
+        piece = text[start : start + FOLD_PIECE_CHARS]
+        pieces.append(piece if unicodedata.is_normalized("NFKC", piece) else _fold_piece(piece))
+    folded = "".join(pieces)
+    return folded if unicodedata.is_normalized("NFKC", folded) else unicodedata.normalize("NFKC", folded)
+
+
+def _fold_piece(piece: str) -> str:
+    for char in set(piece) - _stable:
+        folded = _folds.get(char)
+        if folded is None:
+            folded = _folds[char] = _fold_char(char)
+        if folded == char:
+            _stable.add(char)
+        else:
+            piece = piece.replace(char, folded)
+    return piece
 
 
 def _first_repeat(values: Sequence[str]) -> int | None:
@@ -1502,6 +1521,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?:[|>][-+]?+[ \t]*+\r?\n[ \t]{1,16}+)?+"
         r"(?P<secret>\"[^\"\x00\n]{1,4000}+\"|'[^'\x00\n]{1,4000}+'|[^\s\x00]{1,4000}+)",
         "gitleaks kubernetes.go; Kubernetes Secret docs (data holds base64, stringData plain text)",
+        keywords=("kind: secret",),
         within="kind: Secret",
         example=r"kind: Secret\ndata:\n  config\.json: [A-Za-z0-9+/]{40}==\n",
     ),
@@ -1581,6 +1601,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + _ASSIGNMENT
         + r")"
         + _VALUE,
+        keywords=(
+            *("\u043f\u0430\u0440\u043e\u043b\u044c", "\u5bc6\u7801", "\u5bc6\u78bc", "\u53e3\u4ee4"),
+            *("\u30d1\u30b9\u30ef\u30fc\u30c9", "\ube44\ubc00\ubc88\ud638", "contrase\u00f1a"),
+        ),
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
     ),
     # Dockerfile: ENV KEY value (the form without "=").
@@ -1592,8 +1616,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # .pgpass: host:port:database:user:password, "*" for any of the first four.
     SecretRule(
         "credential-assignment",
-        r"(?<![^\s\x00\"'`=])(?:[A-Za-z0-9_.-]{1,253}+|\*):(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:"
-        r"(?P<password>)" + _VALUE,
+        # Anchored on the ":" after the host, which the engine jumps to.
+        r":(?<=[A-Za-z0-9_.*-]:)(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:(?P<password>)" + _VALUE,
         example=r"db\.internal:5432:app:deploy:[A-Za-z0-9]{14}",
     ),
     # .netrc: machine … login … password …
@@ -1682,7 +1706,7 @@ TYPE_NAME_PATTERN = (
     r"(?:[A-Za-z_][A-Za-z0-9_]*+(?:\.|::))*+(?:[A-Z][A-Za-z]?+[0-9]{1,6}+)?+(?:[A-Z][a-z]{2,}+){2,}+(?:[A-Z]{1,4}+)?+"
 )
 # Masks and cuts: what stands for the hidden part of a value.
-MASK_MARKS = ("...", "\u2026", "***", "\u2022\u2022")
+MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
 # Neighbouring characters that step by one or repeat, at least this share
 # of a body this long or longer.
 RUN_SHARE = 0.5
@@ -1811,32 +1835,39 @@ DECLARATION_WORDS = frozenset({"export", "set", "let", "var", "const", "local", 
 
 
 class _Scan:
-    """One compiled regular expression and the rows it stands for: a judged
-    row alone, or every plain row whose anchor starts with one character,
-    each alternative closed by an empty marker group that names its row."""
+    """One regular expression and the rows it stands for: a judged row
+    alone, or every plain row whose anchor starts with one character, each
+    alternative closed by an empty marker group that names its row.  It is
+    compiled the first time a text holds its first character, so that a
+    run pays only for the scans its text can match."""
 
     __slots__ = (
+        "_regex",
         "blanked",
+        "first",
         "has_key",
         "has_password",
         "has_user",
         "keywords",
         "merged",
         "non_ascii",
-        "regex",
         "rows",
+        "source",
         "value_group",
         "within",
     )
 
-    def __init__(self, regex: re.Pattern[str], rows: dict[str | None, tuple[int, str, int]]) -> None:
-        self.regex = regex
+    def __init__(self, source: str, rows: dict[str | None, tuple[int, str, int]], first: str) -> None:
+        self.source = source
+        self._regex: re.Pattern[str] | None = None
         self.rows = rows  # marker group (None: the only row) -> (table index, family, anchor length)
+        # A character every match starts with ("" when the pattern has none).
+        self.first = first
         # Searched only in text that holds one of these, lowered ("" is in every text).
         self.keywords: tuple[str, ...] = ("",)
         self.within = ""  # a text the field must also hold for a hit to count
         self.merged = None not in rows
-        groups = regex.groupindex
+        groups = [name for name in ("value", "secret", "key", "native", "password", "user") if f"(?P<{name}>" in source]
         self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
         self.has_key = "key" in groups
         # A key written in another script names a password by itself, and
@@ -1848,6 +1879,14 @@ class _Scan:
         # keys, URLs and connection strings read it as written (a blanked
         # "%21" would cut a URL-encoded password short).
         self.blanked = self.value_group is None or not (self.has_key or self.has_password or self.has_user)
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        if self._regex is None:
+            import re
+
+            self._regex = re.compile(self.source, re.ASCII)
+        return self._regex
 
 
 class _SecretScanner:
@@ -1879,7 +1918,7 @@ class _SecretScanner:
             if anchor[:1].isalnum() and not pattern.startswith("(?<", after):
                 source = f"{pattern[:after]}{_token_start(anchor_source)}{pattern[after:]}"
             if "(?P<" in pattern or not anchor:
-                scan = _Scan(re.compile(source, re.ASCII), {None: (index, family, len(anchor))})
+                scan = _Scan(source, {None: (index, family, len(anchor))}, anchor[:1])
                 scan.keywords = tuple(sorted(set(row_keywords)))
                 scan.within = rule.within
                 self.scans.append(scan)
@@ -1896,13 +1935,14 @@ class _SecretScanner:
         self.prefiltered = any(rule.keywords for rule in SECRET_RULES if not rule.labels)
         for first, by_second in plain.items():
             branches = "|".join(f"{second}(?:{'|'.join(rests)})" for second, rests in by_second.items())
-            scan = _Scan(re.compile(f"{firsts[first]}(?:{branches})", re.ASCII), markers[first])
+            scan = _Scan(f"{firsts[first]}(?:{branches})", markers[first], first)
             scan.keywords = tuple(sorted(keywords[first]))
             self.scans.append(scan)
         self.escape = re.compile(_ESCAPES_BEFORE_A_SHAPE, re.ASCII)
         self.placeholder = re.compile(PLACEHOLDER_PATTERN, re.ASCII | re.IGNORECASE)
         self.structured = re.compile(STRUCTURED_PATTERN, re.ASCII)
         self.path = re.compile(PATH_PATTERN, re.ASCII)
+        self.mask = re.compile(MASK_PATTERN)
         self.placeholder_phrase = re.compile(PLACEHOLDER_PHRASE, re.ASCII | re.IGNORECASE)
         self.scheme = re.compile(SCHEME_PATTERN, re.ASCII | re.IGNORECASE)
         self.vocabulary = re.compile(VOCABULARY_PATTERN, re.ASCII)
@@ -2008,7 +2048,7 @@ def find_secrets(text: str) -> dict[int, tuple[int, str]]:
     lowered = text.lower() if scanner.prefiltered else text
     present: dict[str, bool] = {"": True}
     for scan in scanner.scans:
-        if scan.non_ascii and ascii_only:
+        if (scan.non_ascii and ascii_only) or scan.first not in text:
             continue
         for word in scan.keywords:
             if word not in present:
@@ -2019,13 +2059,15 @@ def find_secrets(text: str) -> dict[int, tuple[int, str]]:
             continue  # the keyword prefilter: none of its rows can match
         search = scan.regex.search
         scanned = blanked if scan.blanked else text
-        position = 0
+        position = field = field_start = field_end = 0
         while budget >= 0:
             match = search(scanned, position)
             if match is None:
                 break
-            field = bisect.bisect_right(field_starts, match.start()) - 1
-            field_end = field_starts[field + 1] if field + 1 < len(field_starts) else len(text)
+            if not field_start <= match.start() < field_end:
+                field = bisect.bisect_right(field_starts, match.start()) - 1
+                field_start = field_starts[field]
+                field_end = field_starts[field + 1] if field + 1 < len(field_starts) else len(text)
             known = found.get(field)
             if known is not None and match.start() > known[0]:
                 position = field_end  # this field is refused already: the next one
@@ -2039,7 +2081,7 @@ def find_secrets(text: str) -> dict[int, tuple[int, str]]:
                 resume = len(text)
             else:
                 hit, resume = _judge(scanner, scan, scanned, match)
-                if hit is not None and scan.within and scan.within not in text[field_starts[field] : field_end]:
+                if hit is not None and scan.within and scan.within not in text[field_start:field_end]:
                     hit = None
             if hit is not None:
                 if known is None or hit < known:
@@ -2343,10 +2385,10 @@ def _a_placeholder(scanner: _SecretScanner, value: str, _password: bool) -> str 
     return "placeholder" if _is_placeholder(scanner, value) else None
 
 
-def _masked(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def _masked(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
     """Part of a value with the rest masked or cut off: sk-...Xy9Z, ****1234,
     a value that ends in "..."."""
-    return "masked" if any(mark in value for mark in MASK_MARKS) else None
+    return "masked" if scanner.mask.search(value) else None
 
 
 def _a_run(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
@@ -2402,8 +2444,10 @@ def _said_about_a_secret(scanner: _SecretScanner, value: str, _password: bool) -
 def _an_assignment(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
     """A value that is itself a key and a name (AWS_PROFILE=prod-admin,
     bos_token=): what it assigns is judged where the scan goes on."""
-    key, equals, rest = value.partition("=")
-    if not equals or not scanner.name.fullmatch(key) or not _pronounceable(scanner, key):
+    if "=" not in value:
+        return None
+    key, _, rest = value.partition("=")
+    if not scanner.name.fullmatch(key) or not _pronounceable(scanner, key):
         return None
     return "assignment" if not rest or scanner.name.fullmatch(rest) else None
 
@@ -2426,14 +2470,14 @@ def _low_entropy(_scanner: _SecretScanner, value: str, _password: bool) -> str |
 VALUE_JUDGEMENTS: tuple[Callable[[_SecretScanner, str, bool], str | None], ...] = (
     _short_or_spaced,
     _a_word,
+    _a_name,
     _a_placeholder,
+    _data,
     _masked,
     _a_run,
-    _data,
     _a_path,
     _said_about_a_secret,
     _an_assignment,
-    _a_name,
     _a_type_name,
     _a_reference,
     _low_entropy,
@@ -2443,10 +2487,12 @@ VALUE_JUDGEMENTS: tuple[Callable[[_SecretScanner, str, bool], str | None], ...] 
 def _mostly_runs(value: str) -> bool:
     """Whether at least RUN_SHARE of neighbouring characters step by one
     (or repeat), as in "abc123xyz" and "1234567"."""
+    if len(value) < MIN_RUN_CHARS:
+        return False
     from itertools import pairwise
 
     steps = sum(1 for left, right in pairwise(value.lower()) if 0 <= ord(right) - ord(left) <= 1)
-    return len(value) >= MIN_RUN_CHARS and steps >= RUN_SHARE * (len(value) - 1)
+    return steps >= RUN_SHARE * (len(value) - 1)
 
 
 def _pronounceable(scanner: _SecretScanner, value: str) -> bool:
@@ -2501,8 +2547,9 @@ def _unwrapped(raw: str, offset: int) -> tuple[str, int]:
         inner = raw[1:-1]
         return (inner[:-1] if inner.endswith("\\") else inner), offset + 1
     # A JSON string's escaped line break ends a bare value: "KEY=…\nNEXT=1".
-    for escape in ("\\n", "\\r", "\\t"):
-        raw = raw.partition(escape)[0] or raw
+    if "\\" in raw:
+        for escape in ("\\n", "\\r", "\\t"):
+            raw = raw.partition(escape)[0] or raw
     value = raw if raw.endswith("...") else raw.rstrip(".,:;")
     # "!", "?" and "*" end a sentence or close emphasis after a word
     # ("Strong!"), but belong to a password that has digits ("lhyky406KM!").

@@ -417,6 +417,64 @@ def hostile(workdir: str) -> None:
         )
 
 
+# Text that NFKC expands many times over: each repeated to 2 MiB must be
+# judged within HOSTILE_BUDGET seconds of CPU too.
+HOSTILE_FOLDS = {"U+FDFA (18x)": "\ufdfa", "U+33AF (6x, ASCII kept)": "\u33af", "U+3316 (6x)": "\u3316"}
+# The floor of a build and the three largest selections (../shared/bench):
+# a whole build may cost at most FLOOR_BUDGET times the floor's CPU.
+BENCH = os.path.join(os.path.dirname(ROOT), "shared", "bench")
+FLOOR_BUDGET = 1.05
+
+
+def cpu_of(command: list[str]) -> float:
+    """User + system CPU seconds of one whole process."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, capture_output=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def hostile_folds(workdir: str) -> None:
+    """A fresh `--dry-run` on 2 MiB of characters that fold into many."""
+    print("\n## Hostile folding for the secret scan (fresh --dry-run, CPU)")
+    state_root = os.path.join(workdir, "fold-state")
+    for name, char in HOSTILE_FOLDS.items():
+        path = os.path.join(workdir, "fold.json")
+        with open(path, "wb") as handle:
+            handle.write(json.dumps(hostile_selection(lambda char=char: char), ensure_ascii=False).encode())
+        command = [sys.executable, "-I", MODULE, "--state-root", state_root, "--selection", path, "--dry-run"]
+        cpu = statistics.median(cpu_of(command) for _ in range(REPEAT))
+        print(f"- {name} x {os.path.getsize(path) / 1048576:.2f} MiB: {cpu * 1000:.0f} ms CPU{budget('500 ms')}")
+
+
+def versus_floor(workdir: str) -> None:
+    """A whole build against the floor (../shared/bench/floor.py: the work
+    the contract requires, with no checks), whole processes in turn (A B A
+    B ...), user + system CPU, on each of the three shapes of gen_big.py."""
+    print("\n## A whole build against the floor (CPU, A B A B)")
+    if not os.path.exists(os.path.join(BENCH, "floor.py")):
+        print(f"- skipped: no floor at {BENCH}")
+        return
+    shapes_dir = os.path.join(workdir, "big")
+    subprocess.run([sys.executable, os.path.join(BENCH, "gen_big.py"), shapes_dir], check=True, capture_output=True)
+    for shape in ("wide", "deep", "long"):
+        selection = os.path.join(shapes_dir, f"{shape}.json")
+        adapter: list[float] = []
+        floor: list[float] = []
+        for attempt in range(REPEAT):
+            state_root = os.path.join(workdir, f"floor-{shape}-adapter-{attempt}")
+            floor_root = os.path.join(workdir, f"floor-{shape}-floor-{attempt}")
+            adapter.append(cpu_of([sys.executable, "-I", MODULE, "--state-root", state_root, "--selection", selection]))
+            floor.append(cpu_of([sys.executable, "-I", os.path.join(BENCH, "floor.py"), selection, floor_root]))
+        ratio = statistics.median(adapter) / statistics.median(floor)
+        print(
+            f"- {shape}: adapter {statistics.median(adapter):.2f} s, floor {statistics.median(floor):.2f} s CPU:"
+            f" {ratio:.2f}x{budget(f'{FLOOR_BUDGET:.2f}x')}"
+        )
+
+
 def main() -> None:
     workdir = os.path.realpath(tempfile.mkdtemp(prefix="cp-bench-"))
     try:
@@ -449,6 +507,8 @@ def main() -> None:
         largest = max(results.values(), key=lambda f: f["graphify"])
         budgets(workdir, largest)
         hostile(workdir)
+        hostile_folds(workdir)
+        versus_floor(workdir)
         growth(workdir)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
