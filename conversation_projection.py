@@ -563,10 +563,19 @@ def fold_for_scan(text: str) -> str:
     text = _invisible[0].sub("", text)
     if unicodedata.is_normalized("NFKC", text):
         return text
+    # Runs of pieces that need folding are folded whole: one set of
+    # characters per run, however long.
     pieces = []
-    for start in range(0, len(text), FOLD_PIECE_CHARS):
-        piece = text[start : start + FOLD_PIECE_CHARS]
-        pieces.append(piece if unicodedata.is_normalized("NFKC", piece) else _fold_piece(piece))
+    run_start = -1
+    for start in range(0, len(text) + FOLD_PIECE_CHARS, FOLD_PIECE_CHARS):
+        needed = start < len(text) and not unicodedata.is_normalized("NFKC", text[start : start + FOLD_PIECE_CHARS])
+        if needed and run_start < 0:
+            run_start = start
+        elif not needed:
+            if run_start >= 0:
+                pieces.append(_fold_piece(text[run_start:start]))
+                run_start = -1
+            pieces.append(text[start : start + FOLD_PIECE_CHARS])
     folded = "".join(pieces)
     return folded if unicodedata.is_normalized("NFKC", folded) else unicodedata.normalize("NFKC", folded)
 
@@ -1889,7 +1898,47 @@ class _Scan:
         return self._regex
 
 
+# The expressions the judgements use, by the scanner attribute that holds
+# each: compiled the first time one is used, so that a run whose text
+# reaches no judgement never pays for them.
+_JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, ASCII, IGNORECASE)
+    "escape": (_ESCAPES_BEFORE_A_SHAPE, True, False),
+    "placeholder": (PLACEHOLDER_PATTERN, True, True),
+    "structured": (STRUCTURED_PATTERN, True, False),
+    "path": (PATH_PATTERN, True, False),
+    "mask": (MASK_PATTERN, False, False),
+    "placeholder_phrase": (PLACEHOLDER_PHRASE, True, True),
+    "scheme": (SCHEME_PATTERN, True, True),
+    "vocabulary": (VOCABULARY_PATTERN, True, False),
+    "distinguished_name": (DN_PATTERN, True, True),
+    "type_name": (TYPE_NAME_PATTERN, True, False),
+    "path_separator": (r"[/\\]", True, False),
+    "key_id": (KEY_ID_PATTERN, True, False),
+    "wordish": (WORDISH_PATTERN, True, False),
+    "wordish_or_numbered": (WORDISH_OR_NUMBERED_PATTERN, True, False),
+    "name": (NAME_PATTERN, True, False),
+    "strict_name": (STRICT_NAME_PATTERN, True, False),
+    "code": (CODE_PATTERN, True, False),
+    "identifier": (r"[A-Za-z_][A-Za-z0-9_]*", True, False),
+    "digit": (r"[0-9]", True, False),
+    "vowel": (r"[AEIOUYaeiouy]", True, False),
+    "lower_run": (r"[A-Z]?[a-z]++", True, False),
+    "camel_hump": (r"(?<=[a-z0-9])(?=[A-Z])", True, False),
+    "not_alnum": (r"[^a-z0-9]+", True, False),
+}
+
+
 class _SecretScanner:
+    def __getattr__(self, name: str) -> re.Pattern[str]:
+        if name not in _JUDGEMENT_PATTERNS:
+            raise AttributeError(name)
+        import re
+
+        pattern, ascii_only, any_case = _JUDGEMENT_PATTERNS[name]
+        compiled = re.compile(pattern, (re.ASCII if ascii_only else 0) | (re.IGNORECASE if any_case else 0))
+        setattr(self, name, compiled)
+        return compiled
+
     def __init__(self) -> None:
         import re
 
@@ -1938,29 +1987,6 @@ class _SecretScanner:
             scan = _Scan(f"{firsts[first]}(?:{branches})", markers[first], first)
             scan.keywords = tuple(sorted(keywords[first]))
             self.scans.append(scan)
-        self.escape = re.compile(_ESCAPES_BEFORE_A_SHAPE, re.ASCII)
-        self.placeholder = re.compile(PLACEHOLDER_PATTERN, re.ASCII | re.IGNORECASE)
-        self.structured = re.compile(STRUCTURED_PATTERN, re.ASCII)
-        self.path = re.compile(PATH_PATTERN, re.ASCII)
-        self.mask = re.compile(MASK_PATTERN)
-        self.placeholder_phrase = re.compile(PLACEHOLDER_PHRASE, re.ASCII | re.IGNORECASE)
-        self.scheme = re.compile(SCHEME_PATTERN, re.ASCII | re.IGNORECASE)
-        self.vocabulary = re.compile(VOCABULARY_PATTERN, re.ASCII)
-        self.distinguished_name = re.compile(DN_PATTERN, re.ASCII | re.IGNORECASE)
-        self.type_name = re.compile(TYPE_NAME_PATTERN, re.ASCII)
-        self.path_separator = re.compile(r"[/\\]", re.ASCII)
-        self.key_id = re.compile(KEY_ID_PATTERN, re.ASCII)
-        self.wordish = re.compile(WORDISH_PATTERN, re.ASCII)
-        self.wordish_or_numbered = re.compile(WORDISH_OR_NUMBERED_PATTERN, re.ASCII)
-        self.name = re.compile(NAME_PATTERN, re.ASCII)
-        self.strict_name = re.compile(STRICT_NAME_PATTERN, re.ASCII)
-        self.code = re.compile(CODE_PATTERN, re.ASCII)
-        self.identifier = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
-        self.digit = re.compile(r"[0-9]", re.ASCII)
-        self.vowel = re.compile(r"[AEIOUYaeiouy]", re.ASCII)
-        self.lower_run = re.compile(r"[A-Z]?[a-z]++", re.ASCII)
-        self.camel_hump = re.compile(r"(?<=[a-z0-9])(?=[A-Z])", re.ASCII)
-        self.not_alnum = re.compile(r"[^a-z0-9]+", re.ASCII)
         # Verdicts by key (the word before it, its identifier) and by value
         # (the value, whether it must be a password): the same key or value
         # repeated is judged once.  Both stay small: every entry was a
