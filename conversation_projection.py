@@ -941,7 +941,7 @@ _ASSIGNMENT = (
     r"|(?=\\?+[\"'])"
     r")))"
     r":?[ \t]{0,8}+"
-    r"(?:(?i:bearer|basic|token|digest|apikey|api-key|key)[ \t]++)?+"
+    r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
 # "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
 # Chinese and Korean prose.
@@ -1562,7 +1562,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?:=|[ \t]++)(?:pass:)?+"
         r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++"
-        r"|(?:(?:u|-user)(?:=|[ \t]++)[^\s:\"'\x00]{1,64}+:|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))" + _VALUE,
+        r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+[^\s:\"'\x00]{0,64}+:|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))"
+        + _VALUE,
         "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus and sshpass",
         example=r"--password=[A-Za-z0-9]{14}",
     ),
@@ -1799,7 +1800,7 @@ ABOUT_A_SECRET = frozenset(
         *("strength", "enabled", "disabled", "required", "provider", "store", "ref", "reference", "arn"),
         *("hint", "pattern", "regex", "history", "age", "scheme", "algorithm", "alg", "kind", "location"),
         *("manager", "created", "updated", "prefix", "suffix", "usage", "scope", "scopes", "bucket"),
-        *("index", "indices", "start", "end", "offset", "position", "pos"),
+        *("index", "indices", "start", "end", "offset", "position", "pos", "audience", "issuer"),
     }
 )
 # A secret word right after one of these is not a credential (max_tokens,
@@ -1809,7 +1810,7 @@ NOT_A_CREDENTIAL_BEFORE = frozenset(
         *("max", "min", "num", "number", "total", "input", "output", "prompt", "completion", "csrf"),
         *("xsrf", "public", "publishable", "next", "page", "continuation", "pagination", "sort"),
         *("partition", "primary", "foreign", "cancel", "cancellation", "idempotency", "sync", "request"),
-        *("change", "lock", "paging"),
+        *("change", "lock", "paging", "authenticity"),
     }
 )
 # An instruction inside a value (any case): XXXX_PUT_YOUR_TOKEN_HERE_XXXX,
@@ -1834,7 +1835,7 @@ WORDS_BEFORE_A_KEY = KEY_QUALIFIERS | NOT_A_CREDENTIAL_BEFORE
 # unless a prose word precedes it ("pass:" in YAML, not "boarding pass: …").
 _NOT_SECRET, _SECRET, _PASSWORD, _PASSWORD_UNLESS_PROSE = range(4)
 # HTTP authentication schemes, also inside a quoted header value.
-AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey", "api-key", "key"})
+AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey", "api-key", "api-token", "key"})
 # What "pass" alone may follow to be a key: the start, a space, a query
 # string, XML, JSON or code ("user:pass" is a pair's name, not a key).
 KEY_OPENERS = frozenset(" \t\n\r\x00?&;<{(\"'[,$")

@@ -1154,6 +1154,9 @@ class TestAssignmentForms(unittest.TestCase):
             ".pgpass, any host": (f"*:*:*:postgres:{pw}", assignment),
             "curl -u": (f"curl -u deploy:{human} https://api.example.org", flag),
             "curl --user": (f"curl --user deploy:{human} https://api.example.org", flag),
+            "curl --user, quoted": (f"curl -s --user 'api:{human}' https://api.example.org", flag),
+            "curl -u, no user": (f'curl -u ":{human}" https://localhost:9200', flag),
+            "Api-Token header": (f'curl -H "Authorization: Api-Token {token}" https://x.org', assignment),
             "wget --password=": (f"wget --password={human} https://example.org/f", flag),
             "wget --password": (f"wget --user=deploy --password {human} https://example.org/f", flag),
             "sshpass -p": (f"sshpass -p {human} ssh deploy@host", flag),
@@ -1197,6 +1200,8 @@ PROSE_ABOUT_CREDENTIALS = [
     "token: ${{ secrets.NPM_TOKEN }}",
     "password: hunter2... (truncated)",
     "pub struct Credentials { pub username: String, pub password: secrecy::SecretString }",
+    '<input type="hidden" name="authenticity_token" value="7SWa-Fo1_hsC6oovfBsJFLGPUl2EhkSWPbJhWANwgaJWBDl1"/>',
+    'TOKEN_AUDIENCE = "25872395-ed3a-4703-b647-22ec53f3683c"',
 ]
 
 
