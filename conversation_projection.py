@@ -959,6 +959,9 @@ _PEM_END = (
     r"(?![ \t]*+\r?\n\s{0,8}+[A-Za-z][a-z]{0,20}+[ ,.'][a-z])"
 )
 _UUID = r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
+# Past this many characters a run is a body that may go on, not a token
+# that must end (see _token_end).
+MAX_BOUNDED_TOKEN_CHARS = 1000
 # A token must not continue a longer token: checked right after an anchor
 # that starts with a letter or digit.
 IDENTIFIER_CHARS_CLASS = "[A-Za-z0-9_-]"
@@ -1004,7 +1007,9 @@ class SecretRule:
     - ``example``: a pattern in the same notation that the tests generate
       examples of this row from; by default the pattern itself.
 
-    What is judged follows from the pattern's named groups (``judged``)."""
+    What is judged follows from the pattern's named groups (``judged``).  A
+    token shape that ends in a bounded run of one class gets its end from
+    the table's compiler (``_token_end``), not from the row."""
 
     __slots__ = ("example", "family", "keywords", "labels", "pattern", "source", "within")
 
@@ -1077,7 +1082,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --- Cloud providers.
     SecretRule(
         "aws-access-key-id",
-        r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
+        r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}",
         "gitleaks aws.go; trufflehog aws; AWS IAM docs (unique ID prefixes)",
     ),
     SecretRule("aws-secret-access-key", r"[A-Za-z0-9/+]{40}", "gitleaks aws.go; trufflehog aws", labels=("aws",)),
@@ -1085,10 +1090,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "amazon-bedrock-api-key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}", "gitleaks aws.go; AWS Bedrock API keys docs"
     ),
     SecretRule("amazon-bedrock-api-key", r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+"),
-    SecretRule("gcp-api-key", r"AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])", "gitleaks gcp.go; trufflehog gcp"),
+    SecretRule("gcp-api-key", r"AIza[A-Za-z0-9_-]{35}", "gitleaks gcp.go; trufflehog gcp"),
     SecretRule(
         "google-oauth-client-secret",
-        r"GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])",
+        r"GOCSPX-[A-Za-z0-9_-]{28}",
         "gitleaks gcp.go; trufflehog googleoauth2",
     ),
     SecretRule(
@@ -1117,16 +1122,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "digitalocean-token",
-        r"do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])",
+        r"do[opr]_v1_[a-f0-9]{64}",
         "gitleaks digitalocean.go; trufflehog digitaloceanv2",
     ),
-    SecretRule(
-        "alibaba-access-key-id", r"LTAI[A-Za-z0-9]{17,21}+(?![A-Za-z0-9])", "gitleaks alibaba.go; trufflehog alibaba"
-    ),
+    SecretRule("alibaba-access-key-id", r"LTAI[A-Za-z0-9]{17,21}+", "gitleaks alibaba.go; trufflehog alibaba"),
     SecretRule(
         "alibaba-secret-key", r"[A-Za-z0-9]{30}", "gitleaks alibaba.go; trufflehog alibaba", labels=("alibaba",)
     ),
-    SecretRule("heroku-api-key", r"HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])", "gitleaks heroku.go; trufflehog heroku"),
+    SecretRule("heroku-api-key", r"HRKU-AA[A-Za-z0-9_-]{58}", "gitleaks heroku.go; trufflehog heroku"),
     SecretRule("heroku-api-key", _UUID, labels=("heroku",)),
     SecretRule(
         "cloudflare-api-key",
@@ -1140,7 +1143,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
         "gitleaks cloudflare.go; trufflehog cloudflarecakey",
     ),
-    SecretRule("flyio-token", r"fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", "gitleaks flyio.go; trufflehog flyio"),
+    SecretRule("flyio-token", r"fo1_[A-Za-z0-9_-]{43}", "gitleaks flyio.go; trufflehog flyio"),
     SecretRule("flyio-token", r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+"),
     SecretRule(
         "databricks-token",
@@ -1149,18 +1152,16 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "openshift-token",
-        r"sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+        r"sha256~[A-Za-z0-9_-]{43}",
         "gitleaks openshift.go; OpenShift OAuth docs (sha256~)",
     ),
-    SecretRule(
-        "scalingo-token", r"tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])", "gitleaks scalingo.go; Scalingo API token docs"
-    ),
+    SecretRule("scalingo-token", r"tk-us-[A-Za-z0-9_-]{48}", "gitleaks scalingo.go; Scalingo API token docs"),
     SecretRule(
         "planetscale-token",
         r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+",
         "gitleaks planetscale.go; trufflehog planetscale",
     ),
-    SecretRule("pulumi-token", r"pul-[a-f0-9]{40}(?![A-Za-z0-9])", "gitleaks pulumi.go; trufflehog pulumi"),
+    SecretRule("pulumi-token", r"pul-[a-f0-9]{40}", "gitleaks pulumi.go; trufflehog pulumi"),
     SecretRule(
         "terraform-cloud-token",
         r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+",
@@ -1169,7 +1170,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "clickhouse-api-secret",
-        r"4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])",
+        r"4b1d[A-Za-z0-9]{38}",
         "gitleaks clickhouse.go; ClickHouse Cloud API keys docs",
     ),
     SecretRule(
@@ -1179,68 +1180,62 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "supabase-token",
-        r"sbp_[a-z0-9]{40}(?![A-Za-z0-9])",
+        r"sbp_[a-z0-9]{40}",
         "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)",
     ),
     SecretRule("supabase-token", r"sb_secret_[A-Za-z0-9_-]{31,64}+"),
-    SecretRule("netlify-token", r"nfp_[A-Za-z0-9_]{36,44}+(?![A-Za-z0-9-])", "gitleaks netlify.go; trufflehog netlify"),
+    SecretRule("netlify-token", r"nfp_[A-Za-z0-9_]{36,44}+", "gitleaks netlify.go; trufflehog netlify"),
     SecretRule(
         "render-api-key",
-        r"rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])",
+        r"rnd_[A-Za-z0-9]{32}",
         "Render API keys docs (rnd_); detect-secrets community rule",
     ),
     # --- Source hosts.
-    SecretRule(
-        "github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])", "gitleaks github.go; trufflehog github"
-    ),
+    SecretRule("github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+", "gitleaks github.go; trufflehog github"),
     SecretRule("github-token", r"github_pat_[A-Za-z0-9_]{60,251}+"),
     SecretRule(
         "gitlab-token",
         r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,300}+",
         "gitleaks gitlab.go; trufflehog gitlab",
     ),
-    SecretRule("gitlab-token", r"GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])"),
+    SecretRule("gitlab-token", r"GR1348941[A-Za-z0-9_-]{20}"),
     SecretRule("gitlab-token", r"_gitlab_session=[a-z0-9]{32}"),
     SecretRule("atlassian-api-token", r"ATATT3[A-Za-z0-9_=-]{150,250}+", "gitleaks atlassian.go; trufflehog atlassian"),
     SecretRule("atlassian-api-token", r"ATCTT3[A-Za-z0-9_=-]{150,250}+"),
     SecretRule(
         "sourcegraph-token",
-        r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])",
+        r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
         "gitleaks sourcegraph.go; trufflehog sourcegraph",
     ),
     # --- CI, build and package registries.
-    SecretRule("npm-token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])", "gitleaks npm.go; trufflehog npmtokenv2"),
+    SecretRule("npm-token", r"npm_[A-Za-z0-9]{36}", "gitleaks npm.go; trufflehog npmtokenv2"),
     SecretRule("pypi-token", r"pypi-AgE[A-Za-z0-9_-]{60,1000}+", "gitleaks pypi.go; trufflehog pypi"),
-    SecretRule("rubygems-token", r"rubygems_[a-f0-9]{48}(?![A-Za-z0-9])", "gitleaks rubygems.go; trufflehog rubygems"),
-    SecretRule(
-        "clojars-token", r"CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])", "gitleaks clojars.go; Clojars deploy token docs"
-    ),
+    SecretRule("rubygems-token", r"rubygems_[a-f0-9]{48}", "gitleaks rubygems.go; trufflehog rubygems"),
+    SecretRule("clojars-token", r"CLOJARS_[A-Za-z0-9]{60}", "gitleaks clojars.go; Clojars deploy token docs"),
     SecretRule(
         "docker-hub-token",
         r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+",
         "trufflehog dockerhub; Docker Hub access token docs",
     ),
-    SecretRule("artifactory-token", r"AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])", "gitleaks jfrog.go; trufflehog artifactory"),
-    SecretRule("artifactory-token", r"cmVmd[A-Za-z0-9]{59}(?![A-Za-z0-9])"),
+    SecretRule("artifactory-token", r"AKCp[A-Za-z0-9]{69}", "gitleaks jfrog.go; trufflehog artifactory"),
+    SecretRule("artifactory-token", r"cmVmd[A-Za-z0-9]{59}"),
     SecretRule(
         "octopus-deploy-api-key",
-        r"API-[A-Z0-9]{26}(?![A-Za-z0-9])",
+        r"API-[A-Z0-9]{26}",
         "gitleaks octopusdeploy.go; trufflehog octopusdeploy",
     ),
     SecretRule(
         "circleci-token", r"CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+", "trufflehog circleci; CircleCI personal API token docs"
     ),
-    SecretRule(
-        "buildkite-token", r"bkua_[a-z0-9]{40}(?![A-Za-z0-9])", "trufflehog buildkite; Buildkite API access token docs"
-    ),
-    SecretRule("sonarqube-token", r"sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])", "gitleaks sonar.go; trufflehog sonarcloud"),
-    SecretRule("prefect-token", r"pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])", "gitleaks prefect.go; trufflehog prefect"),
-    SecretRule("readme-token", r"rdme_[a-z0-9]{70}(?![A-Za-z0-9])", "gitleaks readme.go; trufflehog readme"),
+    SecretRule("buildkite-token", r"bkua_[a-z0-9]{40}", "trufflehog buildkite; Buildkite API access token docs"),
+    SecretRule("sonarqube-token", r"sq[upa]_[a-f0-9]{40}", "gitleaks sonar.go; trufflehog sonarcloud"),
+    SecretRule("prefect-token", r"pnu_[A-Za-z0-9]{36}", "gitleaks prefect.go; trufflehog prefect"),
+    SecretRule("readme-token", r"rdme_[a-z0-9]{70}", "gitleaks readme.go; trufflehog readme"),
     SecretRule("postman-token", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", "gitleaks postman.go; trufflehog postman"),
     SecretRule(
         "infracost-token",
         # Not after a ".": "favicon.ico-<hash>.png" is an asset's name.
-        r"ico-(?<![A-Za-z0-9_.-]ico-)[A-Za-z0-9]{32}(?![A-Za-z0-9.])",
+        r"ico-(?<![A-Za-z0-9_.-]ico-)[A-Za-z0-9]{32}",
         "gitleaks infracost.go; Infracost API key docs",
         example=r"ico-[A-Za-z0-9]{32}",
     ),
@@ -1257,7 +1252,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("stripe-api-key", r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+"),
     SecretRule("stripe-api-key", r"whsec_[A-Za-z0-9]{32,128}+"),
     SecretRule("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+", "gitleaks square.go; trufflehog square"),
-    SecretRule("square-token", r"EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])"),
+    SecretRule("square-token", r"EAAA[A-Za-z0-9_-]{60}"),
     SecretRule(
         "braintree-access-token",
         r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
@@ -1268,9 +1263,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
         "gitleaks flutterwave.go; trufflehog flutterwave",
     ),
-    SecretRule(
-        "shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])", "gitleaks shopify.go; trufflehog shopify"
-    ),
+    SecretRule("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "gitleaks shopify.go; trufflehog shopify"),
     SecretRule(
         "plaid-access-token",
         r"access-(?:sandbox|development|production)-" + _UUID,
@@ -1278,21 +1271,17 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "duffel-token",
-        r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
+        r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}",
         "gitleaks duffel.go; trufflehog duffeltoken",
     ),
-    SecretRule(
-        "shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])", "gitleaks shippo.go; trufflehog shippo"
-    ),
-    SecretRule(
-        "easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])", "gitleaks easypost.go; EasyPost API keys docs"
-    ),
+    SecretRule("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}", "gitleaks shippo.go; trufflehog shippo"),
+    SecretRule("easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}", "gitleaks easypost.go; EasyPost API keys docs"),
     SecretRule(
         "facebook-access-token", r"EAA[MC][A-Za-z0-9]{100,1000}+", "gitleaks facebook.go; trufflehog facebookoauth"
     ),
     SecretRule(
         "razorpay-key",
-        r"rzp_(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])",
+        r"rzp_(?:live|test)_[A-Za-z0-9]{14}",
         "trufflehog razorpay; Razorpay API keys docs",
     ),
     # --- Messaging and chat.
@@ -1328,14 +1317,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "telegram-bot-token",
-        r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])",
+        r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}",
         "gitleaks telegram.go; trufflehog telegrambottoken",
         example=r"[0-9]{8,10}:A[A-Za-z0-9_-]{34}",
     ),
-    SecretRule("twilio-api-key", r"SK[0-9a-fA-F]{32}(?![A-Za-z0-9])", "gitleaks twilio.go; trufflehog twilioapikey"),
+    SecretRule("twilio-api-key", r"SK[0-9a-fA-F]{32}", "gitleaks twilio.go; trufflehog twilioapikey"),
     SecretRule(
         "sendgrid-api-key",
-        r"SG\.[A-Za-z0-9_-]{20,24}+\.[A-Za-z0-9_-]{39,50}+(?![A-Za-z0-9_-])",
+        r"SG\.[A-Za-z0-9_-]{20,24}+\.[A-Za-z0-9_-]{39,50}+",
         "gitleaks sendgrid.go; trufflehog sendgrid",
     ),
     SecretRule(
@@ -1343,7 +1332,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}",
         "gitleaks sendinblue.go; trufflehog sendinbluev2",
     ),
-    SecretRule("mailgun-api-key", r"key-[a-z0-9]{32}(?![A-Za-z0-9])", "gitleaks mailgun.go; trufflehog mailgun"),
+    SecretRule("mailgun-api-key", r"key-[a-z0-9]{32}", "gitleaks mailgun.go; trufflehog mailgun"),
     SecretRule(
         "mailchimp-api-key",
         r"-us(?<=[0-9a-f]{32}-us)" + _token_start(r"[0-9a-f]{32}-us", "[A-Za-z0-9]") + r"[0-9]{1,2}(?![A-Za-z0-9])",
@@ -1372,32 +1361,28 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "trufflehog deepseek, openrouter, openai (legacy sk-)",
         example=r"sk-[A-Za-z0-9]{48}",
     ),
-    SecretRule(
-        "huggingface-token", r"hf_[A-Za-z0-9]{34,40}+(?![A-Za-z0-9])", "gitleaks huggingface.go; trufflehog huggingface"
-    ),
-    SecretRule("huggingface-token", r"api_org_[A-Za-z]{34}(?![A-Za-z0-9])"),
-    SecretRule(
-        "groq-api-key", r"gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9])", "trufflehog groq; console.groq.com API keys (gsk_ + 52)"
-    ),
+    SecretRule("huggingface-token", r"hf_[A-Za-z0-9]{34,40}+", "gitleaks huggingface.go; trufflehog huggingface"),
+    SecretRule("huggingface-token", r"api_org_[A-Za-z]{34}"),
+    SecretRule("groq-api-key", r"gsk_[A-Za-z0-9]{52}", "trufflehog groq; console.groq.com API keys (gsk_ + 52)"),
     SecretRule(
         "perplexity-api-key",
-        r"pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])",
+        r"pplx-[A-Za-z0-9]{48}",
         "gitleaks perplexity.go; Perplexity API docs (pplx-)",
     ),
     SecretRule(
         "replicate-api-token",
-        r"r8_[A-Za-z0-9_-]{37}(?![A-Za-z0-9_-])",
+        r"r8_[A-Za-z0-9_-]{37}",
         "trufflehog replicate; Replicate API tokens docs (r8_)",
     ),
     SecretRule(
         "langsmith-api-key",
-        r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])",
+        r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}",
         "trufflehog langsmith; LangSmith API keys docs",
     ),
-    SecretRule("xai-api-key", r"xai-[A-Za-z0-9_]{70,90}+(?![A-Za-z0-9_])", "trufflehog xai; x.ai console API keys"),
+    SecretRule("xai-api-key", r"xai-[A-Za-z0-9_]{70,90}+", "trufflehog xai; x.ai console API keys"),
     SecretRule(
         "pinecone-api-key",
-        r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])",
+        r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+",
         "trufflehog pinecone; Pinecone API keys docs (pcsk_)",
     ),
     # --- Observability and SaaS APIs.
@@ -1406,7 +1391,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"glc_[A-Za-z0-9+/]{32,400}+={0,2}",
         "gitleaks grafana.go; trufflehog grafana, grafanaserviceaccount",
     ),
-    SecretRule("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])"),
+    SecretRule("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
     SecretRule("grafana-token", r"eyJrIjoi[A-Za-z0-9]{70,400}+"),
     SecretRule(
         "dynatrace-token",
@@ -1420,28 +1405,26 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "sentry-token",
-        r"sntryu_[a-f0-9]{64}(?![A-Za-z0-9])",
+        r"sntryu_[a-f0-9]{64}",
         "gitleaks sentry.go; trufflehog sentrytoken, sentryorgtoken",
     ),
     SecretRule("sentry-token", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+"),
-    SecretRule("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])", "gitleaks notion.go; trufflehog notion"),
-    SecretRule("notion-token", r"secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])"),  # integration tokens before ntn_
+    SecretRule("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35}", "gitleaks notion.go; trufflehog notion"),
+    SecretRule("notion-token", r"secret_[A-Za-z0-9]{43}"),  # integration tokens before ntn_
     SecretRule(
         "airtable-token",
-        r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])",
+        r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
         "gitleaks airtable.go; trufflehog airtablepersonalaccesstoken",
     ),
-    SecretRule(
-        "typeform-token", r"tfp_[A-Za-z0-9_.=-]{40,59}+(?![A-Za-z0-9_.=-])", "gitleaks typeform.go; trufflehog typeform"
-    ),
+    SecretRule("typeform-token", r"tfp_[A-Za-z0-9_.=-]{40,59}+", "gitleaks typeform.go; trufflehog typeform"),
     SecretRule("frameio-token", r"fio-u-[A-Za-z0-9_=-]{64}", "gitleaks frameio.go; trufflehog frameio"),
-    SecretRule("adobe-client-secret", r"p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])", "gitleaks adobe.go; trufflehog adobeio"),
+    SecretRule("adobe-client-secret", r"p8e-[A-Za-z0-9]{32}", "gitleaks adobe.go; trufflehog adobeio"),
     SecretRule(
         "mapbox-secret-token",
         r"sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+",
         "gitleaks mapbox.go; trufflehog mapbox",
     ),
-    SecretRule("linear-api-key", r"lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])", "gitleaks linear.go; trufflehog linearapi"),
+    SecretRule("linear-api-key", r"lin_api_[A-Za-z0-9]{40}", "gitleaks linear.go; trufflehog linearapi"),
     SecretRule(
         "chieftools-token",
         r"ct[por]_[A-Za-z0-9]{30,248}+",
@@ -1449,7 +1432,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "settlemint-token",
-        r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])",
+        r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}",
         "gitleaks settlemint.go; SettleMint access token docs",
     ),
     SecretRule(
@@ -1472,7 +1455,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "intra42-client-secret",
-        r"s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])",
+        r"s-s4t2(?:ud|af)-[a-f0-9]{64}",
         "gitleaks intra42.go; trufflehog intra42",
     ),
     SecretRule(
@@ -1493,7 +1476,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),  # legacy tokens: only labelled, "s." is too common
     SecretRule(
         "doppler-token",
-        r"dp\.(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+(?![A-Za-z0-9])",
+        r"dp\.(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+",
         "gitleaks doppler.go; trufflehog doppler",
     ),
     SecretRule(
@@ -1967,6 +1950,8 @@ class _SecretScanner:
             # A pattern that checks what precedes its anchor does so itself.
             if anchor[:1].isalnum() and not pattern.startswith("(?<", after):
                 source = f"{pattern[:after]}{_token_start(anchor_source)}{pattern[after:]}"
+            if rule.judged == "shape":
+                source += _token_end(re, pattern)
             if "(?P<" in pattern or not anchor:
                 scan = _Scan(source, {None: (index, family, len(anchor))}, anchor[:1])
                 scan.keywords = tuple(sorted(set(row_keywords)))
@@ -1994,6 +1979,19 @@ class _SecretScanner:
         # judgement, and a text gets at most MAX_SECRET_CANDIDATES.
         self.key_verdicts: dict[tuple[str, str], int] = {}
         self.value_verdicts: dict[tuple[str, bool], bool] = {}
+
+
+def _token_end(re: Any, pattern: str) -> str:
+    """A token ends where its alphabet does: after a pattern that ends in a
+    bounded run of one character class, a lookahead that no letter, digit
+    or punctuation of that class follows ("ghp_…" plus one more letter is
+    not a GitHub token).  A run that may be longer than
+    MAX_BOUNDED_TOKEN_CHARS is a body (a key, a JWT) that may go on."""
+    run = re.search(r"\[([^\]]+)\]\{(\d+)(?:,(\d+))?\}\+?$", pattern)
+    if run is None or int(run[3] or run[2]) >= MAX_BOUNDED_TOKEN_CHARS:
+        return ""
+    punctuation = "".join(char for char in "_=.~+/" if char in run[1]) + ("-" if run[1].endswith("-") else "")
+    return f"(?![A-Za-z0-9{punctuation}])"
 
 
 def _literal_anchor(pattern: str) -> tuple[str, str]:

@@ -1452,6 +1452,33 @@ def documented_families() -> list[str]:
     return [line[3:].split("`", 1)[0] for line in section.splitlines() if line.startswith("- `")]
 
 
+class TestGeneratedBoundaries(unittest.TestCase):
+    def test_a_token_that_goes_on_is_not_that_token(self) -> None:
+        import re
+
+        rng = random.Random(51)
+        bounded = 0
+        for index, rule in enumerate(cp.SECRET_RULES):
+            # A run of one length: one more character of any kind ends it.
+            if (
+                rule.judged != "shape"
+                or not cp._token_end(re, rule.pattern)
+                or not re.search(r"\{\d+\}$", rule.pattern)
+            ):
+                continue
+            bounded += 1
+            scan = next(scan for scan in cp._secret_scanner().scans if f"row{index}" in scan.rows)
+            example = from_pattern(rule.example, rng)
+            with self.subTest(row=index, family=rule.family):
+                whole = scan.regex.search(example)
+                self.assertIsNotNone(whole)
+                assert whole is not None
+                longer = example[: whole.end()] + "Z" + example[whole.end() :]
+                match = scan.regex.match(longer, whole.start())
+                self.assertFalse(match is not None and match.lastgroup == f"row{index}")
+        self.assertGreater(bounded, 50)
+
+
 class TestDocumentation(unittest.TestCase):
     def test_the_reference_page_lists_exactly_the_families_of_the_table(self) -> None:
         listed = documented_families()
