@@ -212,6 +212,9 @@ class ProjectionError(Exception):
         self.rule = rule
         self.graphify_version = graphify_version
         self.withdrawn = False
+        # Where a malformed selection stops being JSON the adapter reads.
+        self.line: int | None = None
+        self.column: int | None = None
 
 
 def fail(code: str, at: str | None = None, rule: str | None = None, graphify_version: str | None = None) -> NoReturn:
@@ -223,28 +226,27 @@ def fail(code: str, at: str | None = None, rule: str | None = None, graphify_ver
 # ---------------------------------------------------------------------------
 
 
-def _reject_constant(_name: str) -> NoReturn:
-    fail("selection_malformed")
-
-
-def _bounded_int(token: str) -> int:
-    if len(token) > MAX_NUMBER_CHARS:
-        fail("selection_malformed")
-    return int(token)
+def _reject_constant(name: str) -> NoReturn:
+    raise _OutOfBounds(name)
 
 
 def _bounded_float(token: str) -> float:
     if len(token) > MAX_NUMBER_CHARS:
-        fail("selection_malformed")
+        raise _OutOfBounds(token)
     value = float(token)
     if not math.isfinite(value):
-        fail("selection_malformed")
+        raise _OutOfBounds(token)
     return value
 
 
-class DuplicateKeyObject(dict):  # type: ignore[type-arg]
-    """An object whose key repeated in the input.  The selection parser keeps
-    it as a marker so that the refusal can say where it is."""
+class _OutOfBounds(Exception):
+    """A token json parsed that the adapter does not read: NaN, Infinity, a
+    float too long or not finite.  It carries the token so that its place can
+    be found again; the token itself is never reported."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
 
 
 def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
@@ -252,6 +254,13 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
     if len(obj) != len(pairs):
         fail("selection_duplicate_key")
     return obj
+
+
+class RepeatedKeys:
+    """Stands in for an object whose key repeated in the input, so that the
+    refusal can say where it is.  It is not JSON: json.dumps meets it."""
+
+    __slots__ = ()
 
 
 def _has_surrogate(text: str) -> bool:
@@ -262,64 +271,224 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-def _depth_or_surrogate(value: Any, max_depth: int, find_surrogates: bool) -> bool:
-    """True when containers nest deeper than ``max_depth`` or, if asked, a
-    string (key or value) holds a lone surrogate.  A walk, not recursion."""
-    pending: list[tuple[Any, int]] = [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        if depth > max_depth:
-            return True
-        children = item.values() if isinstance(item, dict) else item
-        if find_surrogates and isinstance(item, dict) and any(_has_surrogate(k) for k in item):
-            return True
-        for child in children:
-            if isinstance(child, (dict, list)):
-                pending.append((child, depth + 1))
-            elif find_surrogates and isinstance(child, str) and _has_surrogate(child):
-                return True
-    return False
+def malformed_at(data: bytes, offset: int) -> NoReturn:
+    """selection_malformed with the line and column of a byte offset: lines
+    end at LF; the column counts characters, or bytes on a line that is not
+    valid UTF-8."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line_end = data.find(b"\n", offset)
+    head = data[line_start:offset]
+    try:
+        data[line_start : len(data) if line_end < 0 else line_end].decode("utf-8")
+        column = len(head.decode("utf-8")) + 1
+    except UnicodeDecodeError:
+        column = len(head) + 1
+    error = ProjectionError("selection_malformed")
+    error.line = data.count(b"\n", 0, offset) + 1
+    error.column = column
+    raise error
+
+
+# Where a document stops being what the adapter reads, found in its bytes
+# with C-speed operations (split, translate, one regex match): no Python
+# step per token or per container, so that 2 MiB of any shape costs
+# milliseconds.  Every JSON delimiter is ASCII and no byte of a multi-byte
+# UTF-8 character is, so bytes serve as well as text.
+#
+# An escaped backslash or quote is blanked (same length), so that every
+# quote left delimits a string: split on quotes, the even pieces lie outside
+# strings.
+_ESCAPED_BACKSLASH = b"\\\\"
+_ESCAPED_QUOTE = b'\\"'
+_BLANKED_ESCAPE = b"xx"
+# Brackets become the steps of a walk, +1 opening and -1 (a signed byte)
+# closing; everything else is dropped.
+_DEPTH_STEPS = bytes(1 if b in b"[{" else 255 if b in b"]}" else 0 for b in range(256))
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+NUMBER_BYTES = frozenset(b"0123456789+-.eE")
+# A number of more than MAX_NUMBER_CHARS characters holds this run; only a
+# match outside strings is one.
+_LONG_NUMBER_RUN = rb"[0-9]{%d}|-[0-9]{%d}" % (MAX_NUMBER_CHARS + 1, MAX_NUMBER_CHARS)
+# A lone surrogate, written as an escape (strict UTF-8 cannot hold one): a
+# high half not followed by a low half, or a low half not after a high one.
+_LONE_SURROGATE = (
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _blank_escapes(data: bytes) -> bytes:
+    return data.replace(_ESCAPED_BACKSLASH, _BLANKED_ESCAPE).replace(_ESCAPED_QUOTE, _BLANKED_ESCAPE)
+
+
+def _string_split(data: bytes) -> list[bytes]:
+    return _blank_escapes(data).split(b'"')
+
+
+def _offset_outside(pieces: list[bytes], index: int) -> int:
+    """The offset in the document of byte ``index`` of its even pieces
+    joined: whole pieces before it, and one quote after each."""
+    import bisect
+    import itertools
+
+    outside_ends = list(itertools.accumulate(len(piece) for piece in pieces[0::2]))
+    k = bisect.bisect_right(outside_ends, index)
+    before = sum(len(piece) for piece in pieces[: 2 * k]) + 2 * k
+    return before + index - (outside_ends[k - 1] if k else 0)
+
+
+def _too_deep_offset(data: bytes, max_depth: int) -> int | None:
+    """The offset of the first bracket that opens level ``max_depth + 1``."""
+    import itertools
+
+    if data.count(b"[") + data.count(b"{") <= max_depth:
+        return None
+    pieces = _string_split(data)
+    outside = b"".join(pieces[0::2])
+    brackets = memoryview(outside.translate(_DEPTH_STEPS, _NOT_BRACKETS)).cast("b")
+    if max(itertools.accumulate(brackets), default=0) <= max_depth:
+        return None
+    depths = list(itertools.accumulate(memoryview(outside.translate(_DEPTH_STEPS)).cast("b")))
+    return _offset_outside(pieces, depths.index(max_depth + 1))
+
+
+def _long_number_offset(data: bytes) -> int | None:
+    """A run of digits that only a number too long holds, outside strings."""
+    import re
+
+    blanked = _blank_escapes(data)
+    runs = re.compile(_LONG_NUMBER_RUN)
+    position = quotes = 0
+    while (run := runs.search(blanked, position)) is not None:
+        quotes += blanked.count(b'"', position, run.start())
+        if quotes % 2 == 0:
+            return _number_start(blanked, run.start())
+        # Inside a string: look on after its closing quote.
+        position = blanked.find(b'"', run.end()) + 1
+        if position == 0:
+            return None
+        quotes += 1
+    return None
+
+
+def _number_start(data: bytes, inside: int) -> int:
+    """Back from a byte of a number token to where the token starts."""
+    start = inside
+    while start and data[start - 1] in NUMBER_BYTES:
+        start -= 1
+    return start
+
+
+def _token_offset(data: bytes, token: str) -> int:
+    """The offset of the first occurrence, outside strings, of a number or
+    constant token: everything before it is skipped in one match."""
+    import re
+
+    other_token = rb"(?!" + re.escape(token.encode("ascii")) + rb"(?![0-9A-Za-z.+\-]))[\-0-9NI][0-9A-Za-z.+\-]*+"
+    skip = rb'(?:[^"\-0-9NI]++|"(?:[^"\\]++|\\.)*+"|' + other_token + rb")*+"
+    match = re.match(skip, data, re.DOTALL)
+    assert match is not None
+    return match.end()
+
+
+def _lone_surrogate_offset(data: bytes) -> int | None:
+    import re
+
+    if b"\\ud" not in data and b"\\uD" not in data:
+        return None
+    found = re.search(_LONE_SURROGATE, _blank_escapes(data))
+    return None if found is None else found.start()
+
+
+def _first_fault(data: bytes, max_depth: int | None) -> int | None:
+    """The first place in ``data``, a document json read up to its end, that
+    the adapter refuses although json accepts it: nesting past the bound, a
+    number too long, a lone surrogate."""
+    found = [_long_number_offset(data), _lone_surrogate_offset(data)]
+    if max_depth is not None:
+        found.append(_too_deep_offset(data, max_depth))
+    offsets = [offset for offset in found if offset is not None]
+    return min(offsets) if offsets else None
+
+
+def _loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any]) -> Any:
+    """json.loads with the adapter's hooks, with the cyclic garbage collector
+    paused: a document makes no cycles, and collecting while a million
+    containers are being made costs more than making them.  What was made is
+    then moved out of the collector's sight (``gc.freeze``): refcounting
+    frees it, and no later collection walks it again.  Integers keep json's
+    own fast conversion; their length is checked on the bytes."""
+    import gc
+    import json
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return json.loads(
+            text, object_pairs_hook=object_pairs_hook, parse_float=_bounded_float, parse_constant=_reject_constant
+        )
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
+# Python 3.13 reports a comma before a closing bracket at the comma; earlier
+# versions, where the bracket makes the text invalid.  The bracket it is.
+TRAILING_COMMA_MESSAGE = "Illegal trailing comma"
+JSON_WHITESPACE = " \t\n\r"
+
+
+def _syntax_stop(text: str, error: Any) -> int:
+    """Where json's syntax error lies, the same on every Python."""
+    position: int = error.pos
+    if error.msg.startswith(TRAILING_COMMA_MESSAGE):
+        position += 1
+        while position < len(text) and text[position] in JSON_WHITESPACE:
+            position += 1
+    return position
+
+
+def _decode(data: bytes, text: str, max_depth: int | None, hook: Callable[[list[tuple[str, Any]]], Any]) -> Any:
+    """json's value of ``text``, or selection_malformed at the first place
+    where the document stops being one the adapter reads."""
+    import json
+
+    try:
+        value = _loads(text, hook)
+    except _OutOfBounds as error:
+        stop = _token_offset(data, error.token)
+    except json.JSONDecodeError as error:
+        stop = len(text[: _syntax_stop(text, error)].encode("utf-8"))
+    except (RecursionError, ValueError):
+        # Nesting past the interpreter's own limit, or an integer past
+        # Python's digit limit: a fault of the kinds _first_fault finds.
+        stop = len(data)
+    else:
+        fault = _first_fault(data, max_depth)
+        if fault is not None:
+            malformed_at(data, fault)
+        return value
+    fault = _first_fault(data[:stop], max_depth)
+    malformed_at(data, stop if fault is None else fault)
 
 
 def parse_json(
     data: bytes,
     max_depth: int | None = MAX_NESTING,
-    object_pairs_hook: Callable[[list[tuple[str, Any]]], JsonObject] | None = None,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
 ) -> Any:
     """Decode one strict JSON value with the json package's public decoder:
     UTF-8 without BOM, no NaN or Infinity, no lone surrogate, bounded nesting
     and numbers.  A repeated key is refused unless ``object_pairs_hook``
-    says otherwise."""
-    import json
-
+    says otherwise.  A refusal says where the document stops being one."""
     if data.startswith(b"\xef\xbb\xbf"):
-        fail("selection_malformed")
+        malformed_at(data, 0)
     try:
         text = data.decode("utf-8", errors="strict")
-    except UnicodeDecodeError:
-        fail("selection_malformed")
-    try:
-        value = json.loads(
-            text,
-            object_pairs_hook=object_pairs_hook or _unique_object,
-            parse_float=_bounded_float,
-            parse_int=_bounded_int,
-            parse_constant=_reject_constant,
-        )
-    except ProjectionError:
-        raise
-    except (ValueError, RecursionError, MemoryError):
-        # json.JSONDecodeError is a ValueError.
-        fail("selection_malformed")
-    # Only a \\u escape can produce a surrogate: strict UTF-8 never does.
-    find_surrogates = "\\ud" in text or "\\uD" in text
-    walk = max_depth is not None or find_surrogates
-    depth_bound = sys.maxsize if max_depth is None else max_depth
-    if walk and isinstance(value, (dict, list)) and _depth_or_surrogate(value, depth_bound, find_surrogates):
-        fail("selection_malformed")
-    if isinstance(value, str) and find_surrogates and _has_surrogate(value):
-        fail("selection_malformed")
-    return value
+    except UnicodeDecodeError as error:
+        malformed_at(data, error.start)
+    return _decode(data, text, max_depth, object_pairs_hook or _unique_object)
 
 
 def canonical_bytes(value: Any) -> bytes:
@@ -352,32 +521,57 @@ FIELD_KINDS = {"branches": "branch-list", "sources": "source-list", "summaries":
 ITEM_KINDS = {"branch-list": "branch", "source-list": "source", "summary-list": "summary"}
 
 
+class _MarkerFound(Exception):
+    pass
+
+
+def _meet_marker(_value: Any) -> NoReturn:
+    raise _MarkerFound
+
+
+def _holds_repeated_keys(values: Sequence[Any]) -> bool:
+    """Whether any of ``values`` is or holds a RepeatedKeys, found by json's
+    C encoder rather than a walk in Python."""
+    import json
+
+    try:
+        json.dumps(values, default=_meet_marker, check_circular=False)
+    except _MarkerFound:
+        return True
+    return False
+
+
+def _first_holding(values: Sequence[Any]) -> int:
+    """The index of the first of ``values`` that is or holds a RepeatedKeys
+    (one must), by halving: the encoder reads about twice the list."""
+    low, high = 0, len(values)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _holds_repeated_keys(values[low:middle]):
+            high = middle
+        else:
+            low = middle
+    return low
+
+
 def find_duplicate_key(value: Any) -> str:
     """The pointer of the first object, in file order, that repeats a key.
     Below a field that is not allowlisted the pointer stays at the nearest
     enclosing object reached through allowlisted names."""
-    pending: list[tuple[Any, str, str | None, bool]] = [(value, "", "selection", True)]
-    while pending:
-        item, pointer, kind, reachable = pending.pop()
-        children: list[tuple[Any, str, str | None, bool]] = []
-        if type(item) is DuplicateKeyObject:
-            return pointer
+    item: Any = value
+    pointer = ""
+    kind: str | None = "selection"
+    while not isinstance(item, RepeatedKeys):
         if isinstance(item, dict):
-            fields = OBJECT_FIELDS.get(kind or "", frozenset()) if reachable else frozenset()
-            for key, child in item.items():
-                if not isinstance(child, (dict, list)):
-                    continue
-                if key in fields:
-                    children.append((child, f"{pointer}/{key}", FIELD_KINDS.get(key), True))
-                else:
-                    children.append((child, pointer, None, False))
-        elif isinstance(item, list):
-            item_kind = ITEM_KINDS.get(kind or "")
-            for index, child in enumerate(item):
-                if isinstance(child, (dict, list)):
-                    children.append((child, f"{pointer}/{index}" if reachable else pointer, item_kind, reachable))
-        pending.extend(reversed(children))
-    return ""
+            keys = list(item)
+            key = keys[_first_holding([item[k] for k in keys])]
+            if key not in OBJECT_FIELDS.get(kind or "", frozenset()):
+                return pointer
+            item, pointer, kind = item[key], f"{pointer}/{key}", FIELD_KINDS.get(key)
+        else:
+            index = _first_holding(item)
+            item, pointer, kind = item[index], f"{pointer}/{index}", ITEM_KINDS.get(kind or "")
+    return pointer
 
 
 class SelectionPlaces:
@@ -733,12 +927,12 @@ def check_selection_bytes(data: bytes) -> tuple[JsonObject, SelectionPlaces]:
         fail("selection_too_large")
     repeated: list[bool] = []
 
-    def marking(pairs: list[tuple[str, Any]]) -> JsonObject:
+    def marking(pairs: list[tuple[str, Any]]) -> JsonObject | RepeatedKeys:
         obj = dict(pairs)
         if len(obj) == len(pairs):
             return obj
         repeated.append(True)
-        return DuplicateKeyObject(obj)
+        return RepeatedKeys()
 
     value = parse_json(data, object_pairs_hook=marking)
     if repeated:
@@ -1990,6 +2184,26 @@ def reconcile(
     return _state_from(selection, hashes, state["highWater"], tombstones), False
 
 
+def update_changes(state: JsonObject | None, selection: JsonObject, accepted: JsonObject) -> dict[str, int]:
+    """What accepting ``selection`` changed, counted against ``state`` (None
+    for first use): branches new to the snapshot and not withheld, listed
+    again with a higher sourceRevision, newly tombstoned, and restored."""
+    before = {b["branchId"]: b["sourceRevision"] for b in state["snapshot"]["branches"]} if state else {}
+    old_tombstones = set(state["tombstones"]) if state else set()
+    new_tombstones = set(accepted["tombstones"])
+    listed = {b["branchId"]: b["sourceRevision"] for b in selection["branches"]}
+    return {
+        "branchesAdded": sum(1 for b in listed if b not in before and b not in new_tombstones),
+        "branchesChanged": sum(1 for b, revision in listed.items() if b in before and revision > before[b]),
+        "branchesTombstoned": len(new_tombstones - old_tombstones),
+        "branchesRestored": len(old_tombstones - new_tombstones),
+    }
+
+
+# What a rebuild, a replay and a migration change: nothing.
+NO_CHANGES = dict.fromkeys(("branchesAdded", "branchesChanged", "branchesTombstoned", "branchesRestored"), 0)
+
+
 def committed_state_bytes(state: JsonObject) -> bytes:
     """state.json as it would be committed, or state_limit when its own
     reader would refuse it later: nothing is committed past those bounds."""
@@ -3070,7 +3284,7 @@ class Outcome:
     Graphify's version, and for a refusal where (``at``), which secret rule,
     and whether the published graph was withdrawn."""
 
-    __slots__ = ("at", "code", "extra", "graphify_version", "rule", "withdrawn")
+    __slots__ = ("at", "code", "column", "extra", "graphify_version", "line", "rule", "withdrawn")
 
     def __init__(self, code: str, extra: dict[str, Any], graphify_version: str | None = None) -> None:
         self.code = code
@@ -3079,6 +3293,8 @@ class Outcome:
         self.at: str | None = None
         self.rule: str | None = None
         self.withdrawn = False
+        self.line: int | None = None
+        self.column: int | None = None
 
     @classmethod
     def refusal(cls, error: ProjectionError) -> Outcome:
@@ -3086,6 +3302,8 @@ class Outcome:
         outcome.at = error.at
         outcome.rule = error.rule
         outcome.withdrawn = error.withdrawn
+        outcome.line = error.line
+        outcome.column = error.column
         return outcome
 
 
@@ -3141,7 +3359,7 @@ def _build_published_graph(owned: OwnedDir, state: JsonObject, projection: Proje
     return graph
 
 
-def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outcome:
+def publish(owned: OwnedDir, state: JsonObject, changes: Mapping[str, int], loader: GraphifyLoader) -> Outcome:
     """Extraction, then the graph through Graphify, then the receipt, last."""
     projection = project(state)
     extraction = extraction_bytes(projection)
@@ -3158,23 +3376,27 @@ def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outco
     graph_sha = sha256_hex(graph)
     owned.write_atomic(RECEIPT_NAME, receipt_bytes(state, graph_sha, sha256_hex(extraction), api.version))
     # From here the graph is published: a signal no longer changes the answer.
-    status = dict(_status(projection, state, left_out=True), graphSha256=graph_sha)
+    status = dict(_status(projection, state, left_out=True), graphSha256=graph_sha, **changes)
     return Outcome("built", status, api.version)
 
 
-def accept(owned: OwnedDir, selection: JsonObject | None, places: SelectionPlaces | None = None) -> JsonObject:
-    """Reconcile and, unless it is a replay or a rebuild, commit state.json."""
+def accept(
+    owned: OwnedDir, selection: JsonObject | None, places: SelectionPlaces | None = None
+) -> tuple[JsonObject, Mapping[str, int]]:
+    """Reconcile and, unless it is a replay or a rebuild, commit state.json;
+    return the accepted state and what the update changed."""
     state = read_state(owned)
     if selection is None:
         if state is None:
             fail("state_missing")
-        return state
+        return state, NO_CHANGES
     accepted, replay = reconcile(state, selection, places)
-    if not replay:
-        data = committed_state_bytes(accepted)
-        SIGNALS.check()
-        owned.write_atomic(STATE_NAME, data)
-    return accepted
+    if replay:
+        return accepted, NO_CHANGES
+    data = committed_state_bytes(accepted)
+    SIGNALS.check()
+    owned.write_atomic(STATE_NAME, data)
+    return accepted, update_changes(state, selection, accepted)
 
 
 def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader) -> Outcome:
@@ -3187,7 +3409,7 @@ def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader) -> 
         if isinstance(loaded, ProjectionError):
             raise loaded
         selection, places = loaded if loaded is not None else (None, None)
-        return publish(owned, accept(owned, selection, places), loader)
+        return publish(owned, *accept(owned, selection, places), loader)
     except BaseException as error:
         try:
             remove_derived(owned)
@@ -3208,6 +3430,7 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
     if isinstance(loaded, ProjectionError):
         raise loaded
     state = read_state(owned) if owned is not None else None
+    changes: Mapping[str, int] = NO_CHANGES
     if loaded is None:
         if state is None:
             fail("state_missing")
@@ -3216,7 +3439,8 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
         accepted, replay = reconcile(state, *loaded)
         if not replay:
             committed_state_bytes(accepted)
-    return Outcome("checked", _status(project(accepted), accepted, left_out=True))
+            changes = update_changes(state, loaded[0], accepted)
+    return Outcome("checked", dict(_status(project(accepted), accepted, left_out=True), **changes))
 
 
 def verify(owned: OwnedDir | None) -> Outcome:
@@ -3339,6 +3563,9 @@ def result_line(outcome: Outcome) -> str:
             result["rule"] = outcome.rule
         if outcome.withdrawn:
             result["withdrawn"] = True
+        if outcome.line is not None and outcome.column is not None:
+            result["line"] = outcome.line
+            result["column"] = outcome.column
     return json.dumps(result, sort_keys=True, separators=(",", ":"))
 
 
