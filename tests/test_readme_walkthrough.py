@@ -211,6 +211,46 @@ class TestReadmeWalkthrough(unittest.TestCase):
                 self.assertIn(f"{WALKTHROUGH_DIR}/{name}", commands)
 
 
+LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+CODE_BLOCK = re.compile(r"^```.*?^```$", re.MULTILINE | re.DOTALL)
+
+
+def documents() -> list[str]:
+    """The Markdown files the project ships to its users."""
+    found = [os.path.join(ROOT, "README.md")]
+    for current, _dirs, files in os.walk(os.path.join(ROOT, "docs")):
+        found += [os.path.join(current, name) for name in sorted(files) if name.endswith(".md")]
+    return found
+
+
+def anchors(path: str) -> set[str]:
+    """The heading anchors GitHub makes: lower case, punctuation dropped,
+    spaces as hyphens."""
+    with open(path, encoding="utf-8") as handle:
+        prose = CODE_BLOCK.sub("", handle.read())
+    headings = re.findall(r"^#+ (.+)$", prose, re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+class TestDocumentLinks(unittest.TestCase):
+    """No document points at a file the project does not ship, or at a
+    heading that is not there."""
+
+    def test_every_relative_link_resolves(self) -> None:
+        for document in documents():
+            with open(document, encoding="utf-8") as handle:
+                targets = LINK.findall(CODE_BLOCK.sub("", handle.read()))
+            for target in targets:
+                if target.startswith(("https://", "http://")):
+                    continue
+                with self.subTest(document=os.path.relpath(document, ROOT), target=target):
+                    name, _, anchor = target.partition("#")
+                    path = os.path.normpath(os.path.join(os.path.dirname(document), name)) if name else document
+                    self.assertTrue(os.path.exists(path), "the linked file is shipped")
+                    if anchor:
+                        self.assertIn(anchor, anchors(path))
+
+
 def print_section() -> None:
     """The console blocks' lines as the adapter prints them now, digests
     elided, and each diff as the files give it: what to paste into the
