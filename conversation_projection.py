@@ -456,7 +456,7 @@ if TYPE_CHECKING:
 
 
 # The counts every success reports, and what built and checked add.
-COUNT_NAMES = ("branches", "sources", "summaries", "edges", "tombstones")
+COUNT_NAMES = ("branches", "sources", "summaries", "summaryParts", "edges", "tombstones")
 LEFT_OUT_NAMES = ("withheldBranches", "missingParents")
 
 
@@ -2612,45 +2612,131 @@ def _edge(provenance: JsonObject, source: str, target: str, relation: str, revis
     }
 
 
-def _branch_nodes(provenance: JsonObject, branch: JsonObject) -> Iterator[JsonObject]:
-    """The branch's own node, then its sources and summaries."""
-    branch_id = branch["branchId"]
-    revision = branch["sourceRevision"]
-    yield {
+def _branch_node(provenance: JsonObject, branch: JsonObject) -> JsonObject:
+    return {
         **provenance,
-        "id": "branch:" + branch_id,
-        "label": branch_id,
+        "id": "branch:" + branch["branchId"],
+        "label": branch["branchId"],
         "nodeKind": "branch",
         "file_type": "concept",
-        "branchId": branch_id,
-        "sourceRevision": revision,
+        "branchId": branch["branchId"],
+        "sourceRevision": branch["sourceRevision"],
     }
-    for source in branch["sources"]:
-        yield {
+
+
+def summary_chunks(role: str, text: str) -> list[str]:
+    """The chunks a summary is also projected in, so that Graphify's query
+    prints every approved word: none when it prints the label whole, else as
+    few as fit, each labelled ``<role> (<k>/<n>): <chunk>`` in at most
+    QUERY_LABEL_CHARS characters.  Chunks break at whitespace, or inside a
+    run without whitespace longer than UNBROKEN_RUN_CHARS; joined (a space
+    where they broke at whitespace) they are the text's words, one space
+    apart."""
+    import re
+
+    if len(role) + 2 + len(text) <= QUERY_LABEL_CHARS and re.search(QUERY_DELETED, text) is None:
+        return []
+    words = " ".join(text.split())
+    digits = 1
+    # The room in a label depends on how many digits n has: n is the
+    # smallest count that fits with labels written for its own width.
+    while True:
+        chunks = _fill_chunks(words, role, digits)
+        if len(str(len(chunks))) <= digits:
+            return chunks
+        digits += 1
+
+
+def _fill_chunks(words: str, role: str, digits: int) -> list[str]:
+    """Each chunk as long as its label leaves room for, when n has ``digits``
+    digits: filling each to the latest allowed break gives the fewest."""
+    chunks: list[str] = []
+    start = 0
+    while True:
+        end = start + QUERY_LABEL_CHARS - len(f"{role} ({len(chunks) + 1}/{'9' * digits}): ")
+        if end >= len(words):
+            chunks.append(words[start:])
+            return chunks
+        if words[end] == " ":
+            chunks.append(words[start:end])
+            start = end + 1
+            continue
+        # The run of non-space characters that the end falls inside.
+        run_start = words.rfind(" ", 0, end) + 1
+        run_end = words.find(" ", end)
+        if run_end < 0:
+            run_end = len(words)
+        if run_start < end and run_end - run_start > UNBROKEN_RUN_CHARS:
+            chunks.append(words[start:end])
+            start = end
+        else:
+            chunks.append(words[start : run_start - 1])
+            start = run_start
+
+
+def _summary_nodes(provenance: JsonObject, branch: JsonObject, summary: JsonObject) -> list[JsonObject]:
+    """The summary's node, then its parts if it has any."""
+    node_id = f"branch:{branch['branchId']}:summary:{summary['summaryId']}"
+    attributes: JsonObject = {
+        "summaryId": summary["summaryId"],
+        "role": summary["role"],
+        "kind": summary["kind"],
+        "sourceRevision": branch["sourceRevision"],
+    }
+    if "memoryRef" in summary:
+        attributes["memoryRef"] = summary["memoryRef"]
+    node = {
+        **provenance,
+        "id": node_id,
+        # The role leads the label so that every Graphify answer shows who said it.
+        "label": f"{summary['role']}: {summary['text']}",
+        "nodeKind": "summary",
+        "file_type": "rationale",
+        **attributes,
+    }
+    chunks = summary_chunks(summary["role"], summary["text"])
+    parts = [
+        {
             **provenance,
-            "id": "source:" + source["refId"],
-            "label": source["refId"],
-            "nodeKind": "source",
-            "file_type": "document",
-            "refId": source["refId"],
-            "sha256": source["sha256"],
-        }
-    for summary in branch["summaries"]:
-        node = {
-            **provenance,
-            "id": f"branch:{branch_id}:summary:{summary['summaryId']}",
-            # The role leads the label so that every Graphify answer shows who said it.
-            "label": f"{summary['role']}: {summary['text']}",
-            "nodeKind": "summary",
+            "id": f"{node_id}:part:{k}",
+            "label": f"{summary['role']} ({k}/{len(chunks)}): {chunk}",
+            "nodeKind": "summary_part",
             "file_type": "rationale",
-            "summaryId": summary["summaryId"],
-            "role": summary["role"],
-            "kind": summary["kind"],
-            "sourceRevision": revision,
+            **attributes,
+            "part": k,
+            "parts": len(chunks),
         }
-        if "memoryRef" in summary:
-            node["memoryRef"] = summary["memoryRef"]
-        yield node
+        for k, chunk in enumerate(chunks, 1)
+    ]
+    return [node, *parts]
+
+
+# Each kind of attached node, and the relation of the edge that reaches it.
+RELATION_TO = {"source": "attached_source", "summary": "approved_summary", "summary_part": "summary_part"}
+
+
+def _attached_nodes(provenance: JsonObject, branch: JsonObject) -> Iterator[tuple[str, JsonObject]]:
+    """Each node a branch brings besides its own, with the node its edge
+    starts from: the branch for sources and summaries, the summary for a part."""
+    branch_id = "branch:" + branch["branchId"]
+    for source in branch["sources"]:
+        yield (
+            branch_id,
+            {
+                **provenance,
+                "id": "source:" + source["refId"],
+                "label": source["refId"],
+                "nodeKind": "source",
+                "file_type": "document",
+                "refId": source["refId"],
+                "sha256": source["sha256"],
+            },
+        )
+    for summary in branch["summaries"]:
+        node, *parts = _summary_nodes(provenance, branch, summary)
+        yield branch_id, node
+        for part in parts:
+            yield node["id"], part
 
 
 def project(state: JsonObject) -> Projection:
@@ -2663,17 +2749,16 @@ def project(state: JsonObject) -> Projection:
     nodes: dict[str, JsonObject] = {}
     edges: list[JsonObject] = []
     for branch in projected:
-        branch_node, *attached = _branch_nodes(provenance, branch)
+        branch_node = _branch_node(provenance, branch)
         revision = branch["sourceRevision"]
         nodes[branch_node["id"]] = branch_node
         if branch.get("parentBranchId") in projected_ids:
             edges.append(
                 _edge(provenance, branch_node["id"], "branch:" + branch["parentBranchId"], "forked_from", revision)
             )
-        for node in attached:
+        for origin, node in _attached_nodes(provenance, branch):
             nodes[node["id"]] = node
-            relation = "attached_source" if node["nodeKind"] == "source" else "approved_summary"
-            edges.append(_edge(provenance, branch_node["id"], node["id"], relation, revision))
+            edges.append(_edge(provenance, origin, node["id"], RELATION_TO[node["nodeKind"]], revision))
     extraction: JsonObject = {
         "nodes": [nodes[key] for key in sorted(nodes)],
         "edges": sorted(edges, key=lambda e: (e["source"], e["target"], e["relation"])),
@@ -2686,6 +2771,7 @@ def project(state: JsonObject) -> Projection:
         "branches": len(projected),
         "sources": kinds.count("source"),
         "summaries": sum(len(b["summaries"]) for b in projected),
+        "summaryParts": kinds.count("summary_part"),
         "edges": len(edges),
         "tombstones": len(tombstones),
         "withheldBranches": len(listed) - len(projected),

@@ -48,9 +48,9 @@ SUCCESS_KEYS = ALWAYS_KEYS | {
 LEFT_OUT_KEYS = {"withheldBranches", "missingParents"}
 # The exact keys of each success.
 SUCCESS_KEYS_BY_CODE = {
-    "built": SUCCESS_KEYS | LEFT_OUT_KEYS | {"graphSha256"},
-    "checked": SUCCESS_KEYS | LEFT_OUT_KEYS,
-    "verified": SUCCESS_KEYS | {"graphSha256"},
+    "built": SUCCESS_KEYS | LEFT_OUT_KEYS | {"graphSha256", "summaryParts"},
+    "checked": SUCCESS_KEYS | LEFT_OUT_KEYS | {"summaryParts"},
+    "verified": SUCCESS_KEYS | {"graphSha256", "summaryParts"},
 }
 # CI sets this so that a missing dev tool fails instead of skipping.
 REQUIRE_DEV_TOOLS = os.environ.get("CP_REQUIRE_DEV_TOOLS") == "1"
