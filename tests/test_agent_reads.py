@@ -100,7 +100,19 @@ def rejoined(words: str, chunks: list[str]) -> str:
 
 def sample_texts() -> dict[str, str]:
     rng = random.Random(15)
-    words = "backup drive photos cloud copy restore schedule verified external nightly snapshot".split()
+    words = [
+        "backup",
+        "drive",
+        "photos",
+        "cloud",
+        "copy",
+        "restore",
+        "schedule",
+        "verified",
+        "external",
+        "nightly",
+        "snapshot",
+    ]
 
     def prose(n: int) -> str:
         text = " ".join(rng.choice(words) for _ in range(n))
