@@ -756,13 +756,17 @@ def _require_text(value: Any, where: str, walk: _Walk) -> str:
         # isprintable() is the fast path; tab, newline, joiners and other
         # format characters are allowed, so False only means "look closer".
         clean = value.isprintable() or re.search(FORBIDDEN_TEXT_PATTERN, value) is None
-        if not clean or not has_visible_character(value) or _has_hidden_tags(value):
+        if not clean or not has_visible_character(value):
             fail("selection_schema", where + "/text")
-        # A selection being accepted (not a state being read back) is also
-        # held to where each invisible character may stand; the refusal waits
-        # for the secret scan, so that a secret is reported as a secret.
-        if walk.collect and misplaced_invisible(value):
-            walk.hidden.append(where + "/text")
+        # A selection being accepted is held to where each invisible
+        # character may stand (which covers tags and selector runs); the
+        # refusal waits for the secret scan, so that a secret is reported as
+        # a secret.  A state being read back keeps the rules it was accepted by.
+        if walk.collect:
+            if misplaced_invisible(value):
+                walk.hidden.append(where + "/text")
+        elif _has_hidden_tags(value):
+            fail("selection_schema", where + "/text")
     if walk.collect:
         walk.scanned.append((where, "text", value))
     return value
@@ -777,9 +781,6 @@ def _has_hidden_tags(text: str) -> bool:
 
     if re.search(VARIATION_SELECTOR_RUN, text) is not None:
         return True
-    # max() is a C-level pass: tag characters sit near the top of the range.
-    if max(text) < TAG_FIRST:
-        return False
     tags = f"[{TAG_FIRST}-{TAG_LAST}]"
     if re.search(tags, text) is None:
         return False
@@ -803,22 +804,16 @@ def _spelled(ranges: Iterable[tuple[int, int]]) -> str:
 
 
 def _char_class(ranges: Iterable[tuple[int, int]]) -> str:
-    """A regex character class of sorted, disjoint ranges.  re's compiler
-    visits every code point of the Basic Multilingual Plane a class names,
-    one by one: a class naming most of it is written as its complement."""
-    ranges = list(ranges)
-    in_bmp = sum(min(last, 0xFFFF) - first + 1 for first, last in ranges if first <= 0xFFFF)
-    if in_bmp <= 0x8000:
-        return "[" + _spelled(ranges) + "]"
-    gaps: list[tuple[int, int]] = []
-    after = 0
-    for first, last in ranges:
-        if first > after:
-            gaps.append((after, first - 1))
-        after = last + 1
-    if after <= sys.maxunicode:
-        gaps.append((after, sys.maxunicode))
-    return "[^" + _spelled(gaps) + "]"
+    """A regex matching one character of sorted, disjoint ranges, quickly
+    either way: re looks a BMP character up in a bitmap but compares any
+    character the bitmap lacks with every range above the BMP, so those
+    ranges stand behind a guard that only such characters pass."""
+    bmp = [(first, min(last, 0xFFFF)) for first, last in ranges if first <= 0xFFFF]
+    astral = [(max(first, 0x10000), last) for first, last in ranges if last > 0xFFFF]
+    above = f"(?=[\\U00010000-\\U{sys.maxunicode:08x}])[{_spelled(astral)}]"
+    if not astral:
+        return f"[{_spelled(bmp)}]"
+    return f"(?:[{_spelled(bmp)}]|{above})" if bmp else above
 
 
 def _table_ranges(table: str) -> list[tuple[int, int]]:
@@ -829,22 +824,17 @@ def _table_class(table: str) -> str:
     return _char_class(_table_ranges(table))
 
 
+def _scanning_class(ranges: Iterable[tuple[int, int]]) -> str:
+    """A plain class, for a pattern that is only this class: re then scans
+    for it without running its engine at each character."""
+    return f"[{_spelled(ranges)}]"
+
+
 JOINERS = "[\\u200c\\u200d]"
-
-
-def _joiner_places() -> str:
-    """1: a ZWJ between two pictographs, the first maybe with its emoji
-    presentation selector or a skin tone.  3: a ZWNJ or a ZWJ after any
-    character and up to two inherited marks, before any character: both are
-    captured, and must be letters or marks of one joining script (compared in
-    Python: a class per script would cost more to compile than comparing what
-    a text holds)."""
-    pictograph = _table_class(UCD_EMOJI_PICTOGRAPHS)
-    modifiers = _spelled(_table_ranges(UCD_EMOJI_MODIFIERS))
-    return (
-        f"{pictograph}[\\ufe0f{modifiers}]?\\u200d(?={pictograph})"
-        f"|(?s:(.){_table_class(UCD_INHERITED_MARKS)}{{0,2}}[\\u200c\\u200d](?=(.)))"
-    )
+# The judged characters that may also follow their letter after up to two
+# inherited marks (a letter with its accents): they are judged in a copy of
+# the text without those marks.
+AFTER_MARKS = "[\\u00ad\\u200b-\\u200d]"
 
 
 def _standardized_places() -> str:
@@ -852,50 +842,66 @@ def _standardized_places() -> str:
     bases: dict[str, list[tuple[int, int]]] = {}
     for key, first, last in unicode_ranges(UCD_STANDARDIZED_VARIANTS):
         bases.setdefault(key, []).append((first, last))
-    return "|".join(_char_class(sorted(bases[key])) + f"\\u{key.lower()}" for key in sorted(bases))
+    return "|".join(f"\\u{key}(?<={_char_class(sorted(bases[key]))}\\u{key})" for key in sorted(bases))
+
+
+def _joiner_places() -> str:
+    """1: a ZWJ between two pictographs, the first maybe with its emoji
+    presentation selector or a skin tone.  (Rule 3's joiners, between
+    letters or marks of one script, are judged by their neighbours.)"""
+    pictograph = _table_class(UCD_EMOJI_PICTOGRAPHS)
+    modifiers = _spelled(_table_ranges(UCD_EMOJI_MODIFIERS))
+    return f"\\u200d(?:(?<={pictograph}\\u200d)|(?<={pictograph}[\\ufe0f{modifiers}]\\u200d))(?={pictograph})"
 
 
 # Each kind of judged invisible character (a pattern), and how to write the
-# pattern of its allowed places.  An allowed place consumes what must precede
-# the character, the character itself, and looks at what must follow: matches
-# never overlap and each holds one character of the kind, so a text passes
-# when a kind has as many places as characters.  What precedes is never a
+# pattern of its allowed places: the character, then what must precede it
+# (looking behind) and what must follow.  What precedes is never a
 # default-ignorable character, except in an emoji ZWJ sequence: so two of
-# them in a row are refused unless rule 1 allows them.
+# them in a row are refused unless rule 1 allows them.  A text passes when a
+# kind has as many allowed places as characters.
 ALLOWED_PLACES: dict[str, Callable[[], str]] = {
     # 1: a text or emoji presentation selector after a character that has both.
-    "[\\ufe0e\\ufe0f]": lambda: _table_class(UCD_EMOJI_VARIATION_BASES) + "[\\ufe0e\\ufe0f]",
+    "[\\ufe0e\\ufe0f]": lambda: f"[\\ufe0e\\ufe0f](?<={_table_class(UCD_EMOJI_VARIATION_BASES)}[\\ufe0e\\ufe0f])",
     JOINERS: _joiner_places,
     # 4: a zero-width space between two characters of scripts written without spaces.
-    "\\u200b": lambda: (
-        f"{_table_class(UCD_SPACELESS)}{_table_class(UCD_INHERITED_MARKS)}{{0,2}}"
-        f"\\u200b(?={_table_class(UCD_SPACELESS)})"
-    ),
-    # 5: a soft hyphen between two letters, the first with up to two marks.
-    "\\u00ad": lambda: (
-        f"{_table_class(UCD_LETTERS)}{_table_class(UCD_MARKS)}{{0,2}}\\u00ad(?={_table_class(UCD_LETTERS)})"
-    ),
+    "\\u200b": lambda: f"\\u200b(?<={_table_class(UCD_SPACELESS)}\\u200b)(?={_table_class(UCD_SPACELESS)})",
+    # 5: a soft hyphen between two letters.
+    "\\u00ad": lambda: f"\\u00ad(?<={_table_class(UCD_LETTERS)}\\u00ad)(?={_table_class(UCD_LETTERS)})",
     # 5: a Mongolian free variation selector after a Mongolian letter.
-    "[\\u180b-\\u180d\\u180f]": lambda: _table_class(UCD_MONGOLIAN_LETTERS) + "[\\u180b-\\u180d\\u180f]",
+    "[\\u180b-\\u180d\\u180f]": lambda: (
+        f"[\\u180b-\\u180d\\u180f](?<={_table_class(UCD_MONGOLIAN_LETTERS)}[\\u180b-\\u180d\\u180f])"
+    ),
     # 2: an ideographic variation selector after a CJK unified ideograph.
-    "[\\U000e0100-\\U000e01ef]": lambda: _table_class(UCD_UNIFIED_IDEOGRAPHS) + "[\\U000e0100-\\U000e01ef]",
+    "[\\U000e0100-\\U000e01ef]": lambda: (
+        f"[\\U000e0100-\\U000e01ef](?<={_table_class(UCD_UNIFIED_IDEOGRAPHS)}[\\U000e0100-\\U000e01ef])"
+    ),
     "[\\ufe00-\\ufe0d]": _standardized_places,
 }
 
 
 class UnicodeRules:
     """The tables, compiled on first use (most text needs none of them): the
-    default-ignorable characters no rule allows, each judged kind with its
-    allowed places (compiled when a text first holds one), and the script of
-    each letter or mark of a joining script."""
+    default-ignorable characters, those no rule allows, the judged ones and
+    their kinds, each kind's allowed places (compiled when a text first holds
+    one), and the script of each letter or mark of a joining script."""
 
-    __slots__ = ("allowed", "ignorable", "never", "script_firsts", "script_lasts", "script_names", "scripts")
+    __slots__ = (
+        "allowed",
+        "ignorable",
+        "inherited",
+        "marks",
+        "never",
+        "script_firsts",
+        "script_names",
+        "scripts",
+    )
 
     def __init__(self) -> None:
         import re
 
-        self.ignorable = re.compile(_table_class(UCD_DEFAULT_IGNORABLE))
-        judged = {cp for _key, first, last in unicode_ranges(JUDGED_INVISIBLES) for cp in range(first, last + 1)}
+        self.ignorable = re.compile(_scanning_class(_table_ranges(UCD_DEFAULT_IGNORABLE)))
+        judged = {cp for first, last in _table_ranges(JUDGED_INVISIBLES) for cp in range(first, last + 1)}
         never: list[tuple[int, int]] = []
         for first, last in _table_ranges(UCD_DEFAULT_IGNORABLE):
             for cp in range(first, last + 1):
@@ -905,10 +911,13 @@ class UnicodeRules:
                     never[-1] = (never[-1][0], cp)
                 else:
                     never.append((cp, cp))
-        self.never = re.compile(_char_class(never))
+        self.never = re.compile(_scanning_class(never))
+        plain_inherited = _scanning_class(_table_ranges(UCD_INHERITED_MARKS))
+        self.inherited = re.compile(plain_inherited)
+        self.marks = re.compile(f"{plain_inherited}{{1,2}}(?={AFTER_MARKS})")
         self.allowed: dict[str, re.Pattern[str]] = {}
+        # Range starts, and the script of each range ("" between ranges).
         self.script_firsts: list[int] = []
-        self.script_lasts: list[int] = []
         self.script_names: list[str] = []
         self.scripts: dict[str, str] = {}
 
@@ -919,24 +928,22 @@ class UnicodeRules:
             self.allowed[kind] = re.compile(ALLOWED_PLACES[kind]())
         return self.allowed[kind]
 
-    def script(self, char: str) -> str:
-        """The joining script of a letter or mark, "" for any other character."""
+    def scripts_of(self, chars: Iterable[str]) -> dict[str, str]:
+        """The joining script of each letter or mark, "" for other characters."""
         import bisect
 
         if not self.script_firsts:
+            after = 0
             for first, last, key in sorted((f, la, k) for k, f, la in unicode_ranges(UCD_JOINING_SCRIPTS)):
-                self.script_firsts.append(first)
-                self.script_lasts.append(last)
-                self.script_names.append(key)
-        if char not in self.scripts:
-            index = bisect.bisect_right(self.script_firsts, ord(char)) - 1
-            inside = index >= 0 and ord(char) <= self.script_lasts[index]
-            self.scripts[char] = self.script_names[index] if inside else ""
-        return self.scripts[char]
-
-    def joins_one_script(self, before: str, after: str) -> bool:
-        script = self.script(before)
-        return script != "" and script == self.script(after)
+                self.script_firsts += [after, first]
+                self.script_names += ["", key]
+                after = last + 1
+            self.script_firsts.append(after)
+            self.script_names.append("")
+        for char in chars:
+            if char not in self.scripts:
+                self.scripts[char] = self.script_names[bisect.bisect_right(self.script_firsts, ord(char)) - 1]
+        return self.scripts
 
 
 _unicode_rules_built: list[UnicodeRules] = []
@@ -951,30 +958,51 @@ def _unicode_rules() -> UnicodeRules:
 def misplaced_invisible(text: str) -> bool:
     """True when a default-ignorable character stands where no rule allows
     it: where it does not change how the visible text around it is drawn."""
+    import re
+
     rules = _unicode_rules()
     if rules.ignorable.search(text) is None:
         return False
-    if max(text) >= TAG_FIRST:
+    if re.search(f"[{TAG_FIRST}-{TAG_LAST}]", text) is not None:
         # A recommended flag's tags are its own: the flag counts as its base.
         for flag in TAG_FLAGS:
             text = text.replace(flag, flag[0])
     if rules.never.search(text) is not None:
         return True
-    import re
-
+    # Inherited marks before a joiner, a zero-width space or a soft hyphen
+    # belong to the letter before them: those kinds are judged without them.
+    inherited = rules.inherited.search(text) is not None
+    unmarked = rules.marks.sub("", text) if inherited else text
     for kind in ALLOWED_PLACES:
-        count = len(re.findall(kind, text))
-        if not count:
+        if re.search(kind, text) is None:
             continue
-        places = rules.allowed_places(kind).findall(text)
-        if len(places) != count:
-            return True
-        # Rule 3's places: the characters around each joiner ("" for rule 1's).
-        if kind == JOINERS and not all(
-            not before or rules.joins_one_script(before, after) for before, after in set(places)
-        ):
+        # What no allowed place accounts for; each place costs the regex
+        # engine one step, nothing costs Python.
+        left = rules.allowed_places(kind).sub("", unmarked if kind in ("\\u200b", "\\u00ad") else text)
+        if kind == JOINERS and re.search(JOINERS, left) is not None:
+            left = rules.marks.sub("", left) if inherited else left
+            if not _joined_within_a_script(rules, left):
+                return True
+        elif re.search(kind, left) is not None:
             return True
     return False
+
+
+def _joined_within_a_script(rules: UnicodeRules, text: str) -> bool:
+    """Rule 3: every joiner stands between two letters or marks of one
+    joining script.  Judged once per distinct pair of neighbours, and not at
+    all when every neighbour is of the same joining script."""
+    import re
+
+    pairs = re.findall("[\\u200c\\u200d](?<=(.)[\\u200c\\u200d])(?=(.))", text, re.DOTALL)
+    if len(pairs) != text.count("\u200c") + text.count("\u200d"):
+        return False
+    chars = {char for pair in set(pairs) for char in pair}
+    scripts = rules.scripts_of(chars)
+    found = {scripts[char] for char in chars}
+    if "" in found:
+        return False
+    return len(found) == 1 or all(scripts[before] == scripts[after] for before, after in set(pairs))
 
 
 _visible_class: list[re.Pattern[str]] = []
