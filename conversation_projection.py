@@ -878,6 +878,10 @@ ALLOWED_PLACES: dict[str, Callable[[], str]] = {
     ),
     "[\\ufe00-\\ufe0d]": _standardized_places,
 }
+# The kinds of one or two characters, found by a plain substring test; the
+# others (selectors) only after one pattern for all of them found one.
+KIND_CHARS = {"[\\ufe0e\\ufe0f]": "\ufe0e\ufe0f", JOINERS: "\u200c\u200d", "\\u200b": "\u200b", "\\u00ad": "\u00ad"}
+SELECTOR_KINDS = "[\\u180b-\\u180d\\u180f\\ufe00-\\ufe0d\\U000e0100-\\U000e01ef]"
 
 
 class UnicodeRules:
@@ -928,7 +932,7 @@ class UnicodeRules:
             self.allowed[kind] = re.compile(ALLOWED_PLACES[kind]())
         return self.allowed[kind]
 
-    def scripts_of(self, chars: Iterable[str]) -> dict[str, str]:
+    def scripts_of(self, chars: set[str]) -> dict[str, str]:
         """The joining script of each letter or mark, "" for other characters."""
         import bisect
 
@@ -940,9 +944,8 @@ class UnicodeRules:
                 after = last + 1
             self.script_firsts.append(after)
             self.script_names.append("")
-        for char in chars:
-            if char not in self.scripts:
-                self.scripts[char] = self.script_names[bisect.bisect_right(self.script_firsts, ord(char)) - 1]
+        for char in chars - self.scripts.keys():
+            self.scripts[char] = self.script_names[bisect.bisect_right(self.script_firsts, ord(char)) - 1]
         return self.scripts
 
 
@@ -963,7 +966,7 @@ def misplaced_invisible(text: str) -> bool:
     rules = _unicode_rules()
     if rules.ignorable.search(text) is None:
         return False
-    if re.search(f"[{TAG_FIRST}-{TAG_LAST}]", text) is not None:
+    if TAG_LAST in text:
         # A recommended flag's tags are its own: the flag counts as its base.
         for flag in TAG_FLAGS:
             text = text.replace(flag, flag[0])
@@ -973,36 +976,52 @@ def misplaced_invisible(text: str) -> bool:
     # belong to the letter before them: those kinds are judged without them.
     inherited = rules.inherited.search(text) is not None
     unmarked = rules.marks.sub("", text) if inherited else text
+    selectors = re.search(SELECTOR_KINDS, text) is not None
     for kind in ALLOWED_PLACES:
-        if re.search(kind, text) is None:
+        if not _holds(text, kind, selectors):
             continue
         # What no allowed place accounts for; each place costs the regex
         # engine one step, nothing costs Python.
         left = rules.allowed_places(kind).sub("", unmarked if kind in ("\\u200b", "\\u00ad") else text)
-        if kind == JOINERS and re.search(JOINERS, left) is not None:
+        if kind == JOINERS and _holds(left, kind, selectors):
             left = rules.marks.sub("", left) if inherited else left
             if not _joined_within_a_script(rules, left):
                 return True
-        elif re.search(kind, left) is not None:
+        elif _holds(left, kind, selectors):
             return True
     return False
 
 
-def _joined_within_a_script(rules: UnicodeRules, text: str) -> bool:
-    """Rule 3: every joiner stands between two letters or marks of one
-    joining script.  Judged once per distinct pair of neighbours, and not at
-    all when every neighbour is of the same joining script."""
+def _holds(text: str, kind: str, selectors: bool) -> bool:
+    """Whether a text holds a character of a judged kind; ``selectors`` says
+    whether it holds any selector at all."""
     import re
 
-    pairs = re.findall("[\\u200c\\u200d](?<=(.)[\\u200c\\u200d])(?=(.))", text, re.DOTALL)
-    if len(pairs) != text.count("\u200c") + text.count("\u200d"):
+    if kind in KIND_CHARS:
+        return any(char in text for char in KIND_CHARS[kind])
+    return selectors and re.search(kind, text) is not None
+
+
+def _joined_within_a_script(rules: UnicodeRules, text: str) -> bool:
+    """Rule 3: every joiner stands between two letters or marks of one
+    joining script.  The neighbours' scripts are compared pairwise only when
+    they are not all of one script, and by map() and all(), which loop in C."""
+    import operator
+
+    pieces = text.replace("\u200c", "\u200d").split("\u200d")
+    try:
+        # A joiner first, last or next to another leaves an empty piece.
+        before = list(map(operator.itemgetter(-1), pieces[:-1]))
+        after = list(map(operator.itemgetter(0), pieces[1:]))
+    except IndexError:
         return False
-    chars = {char for pair in set(pairs) for char in pair}
-    scripts = rules.scripts_of(chars)
-    found = {scripts[char] for char in chars}
+    chars = set(before)
+    chars.update(after)
+    script = rules.scripts_of(chars).__getitem__
+    found = set(map(script, chars))
     if "" in found:
         return False
-    return len(found) == 1 or all(scripts[before] == scripts[after] for before, after in set(pairs))
+    return len(found) == 1 or all(map(operator.eq, map(script, before), map(script, after)))
 
 
 _visible_class: list[re.Pattern[str]] = []
