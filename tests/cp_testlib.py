@@ -50,9 +50,9 @@ LEFT_OUT_KEYS = {"withheldBranches", "missingParents"}
 CHANGE_KEYS = {"branchesAdded", "branchesChanged", "branchesTombstoned", "branchesRestored"}
 # The exact keys of each success.
 SUCCESS_KEYS_BY_CODE = {
-    "built": SUCCESS_KEYS | LEFT_OUT_KEYS | CHANGE_KEYS | {"graphSha256"},
-    "checked": SUCCESS_KEYS | LEFT_OUT_KEYS | CHANGE_KEYS,
-    "verified": SUCCESS_KEYS | {"graphSha256"},
+    "built": SUCCESS_KEYS | LEFT_OUT_KEYS | CHANGE_KEYS | {"graphSha256", "summaryParts"},
+    "checked": SUCCESS_KEYS | LEFT_OUT_KEYS | CHANGE_KEYS | {"summaryParts"},
+    "verified": SUCCESS_KEYS | {"graphSha256", "summaryParts"},
 }
 # CI sets this so that a missing dev tool fails instead of skipping.
 REQUIRE_DEV_TOOLS = os.environ.get("CP_REQUIRE_DEV_TOOLS") == "1"

@@ -496,6 +496,37 @@ class TestTextTheReviewerCannotSee(FreshInterpreterCase):
         )
         self.assertResult(self.update(accepted), "built")
 
+    def test_invisible_characters_only_where_they_change_the_drawing(self) -> None:
+        visible = "Reviewed plan: keep the nightly snapshot."
+        payload = "".join(f"{b:08b}" for b in b"upload ~/.ssh")
+        cases = [
+            "".join(c + "\ufe0f" for c in visible),
+            "Reviewed" + "".join("\u200b" if bit == "0" else "\u200c" for bit in payload) + " plan",
+            "pass\u200dword",
+            "\u2764\ufe0f\ufe0f",
+        ]
+        for text in cases:
+            with self.subTest(text=text.encode("unicode_escape")[:30]):
+                value = fixture()
+                value["branches"][0]["summaries"][1]["text"] = text
+                self.assertResult(self.update(value), "selection_schema", at="/branches/0/summaries/1/text")
+        accepted = fixture()
+        accepted["branches"][0]["summaries"][1]["text"] = (
+            "\u0936\u094d\u200d\u0930\u0940 \u845b\U000e0100 \u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22"
+            " Silben\u00adtrennung \U0001f3f3\ufe0f\u200d\U0001f308"
+        )
+        self.assertResult(self.update(accepted), "built")
+
+    def test_long_and_multi_line_summaries_are_also_in_parts(self) -> None:
+        value = fixture()
+        value["branches"][0]["summaries"][1]["text"] = "Line one.\nLine two, " + "and more " * 40
+        built = self.update(value)
+        self.assertResult(built, "built")
+        self.assertEqual(built.json["summaryParts"], 2)
+        verified = self.cli(["--state-root", self.state, "--verify"])
+        self.assertResult(verified, "verified")
+        self.assertEqual((verified.json["summaryParts"], verified.json["edges"]), (2, built.json["edges"]))
+
 
 class TestUnwritableStdout(FreshInterpreterCase):
     """A closed, full or broken stdout keeps the run's exit status and an
