@@ -118,7 +118,9 @@ FORBIDDEN_TEXT_CHARS = frozenset(
 ASCII_BLANK = " \t\n\r"
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 BLANK_GRAPHEMES = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-VISIBLE_CATEGORIES = frozenset("LNPS")
+# The forbidden controls and the bidirectional ones as one pattern: a single
+# pass over a text at C speed, where a set would make an object of each character.
+FORBIDDEN_TEXT_PATTERN = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 # Unicode tag characters spell ASCII that no one sees but a model reads.
 # Their one visible use, the three recommended subdivision flags (England,
 # Scotland, Wales: black flag, "gbeng"/"gbsct"/"gbwls" in tags, cancel tag),
@@ -154,6 +156,269 @@ INVISIBLE_RANGES = (
     (0x1D173, 0x1D17A),
     (0xE0000, 0xE0FFF),
 )
+# BEGIN UNICODE TABLES: written by tools/gen_unicode_tables.py, checked against the data by a test.
+UNICODE_TABLES_VERSION = "15.0.0"
+# Default_Ignorable_Code_Point: drawn as nothing.
+UCD_DEFAULT_IGNORABLE = (
+    "00AD 034F 061C 115F-1160 17B4-17B5 180B-180F 200B-200F 202A-202E 2060-206F 3164 FE00-FE0F FEFF FFA0 FFF0-FFF8"
+    " 1BCA0-1BCA3 1D173-1D17A E0000-E0FFF"
+)
+# General category L, N, P or S, other than the Hangul fillers and the blank braille pattern.
+UCD_VISIBLE = (
+    "0021-007E 00A1-00AC 00AE-02FF 0370-0482 048A-058F 05BE 05C0 05C3 05C6 05D0-05F4 0606-060F 061B 061D-064A 0660-066F"
+    " 0671-06D5 06DE 06E5-06E6 06E9 06EE-070D 0710 0712-072F 074D-07A5 07B1-07EA 07F4-07FA 07FE-0815 081A 0824 0828"
+    " 0830-0858 085E-088E 08A0-08C9 0904-0939 093D 0950 0958-0961 0964-0980 0985-09B9 09BD 09CE 09DC-09E1 09E6-09FD"
+    " 0A05-0A39 0A59-0A6F 0A72-0A74 0A76 0A85-0AB9 0ABD 0AD0-0AE1 0AE6-0AF9 0B05-0B39 0B3D 0B5C-0B61 0B66-0B77"
+    " 0B83-0BB9 0BD0 0BE6-0BFA 0C05-0C39 0C3D 0C58-0C61 0C66-0C80 0C84-0CB9 0CBD 0CDD-0CE1 0CE6-0CF2 0D04-0D3A 0D3D"
+    " 0D4E-0D56 0D58-0D61 0D66-0D7F 0D85-0DC6 0DE6-0DEF 0DF4-0E30 0E32-0E33 0E3F-0E46 0E4F-0EB0 0EB2-0EB3 0EBD-0EC6"
+    " 0ED0-0F17 0F1A-0F34 0F36 0F38 0F3A-0F3D 0F40-0F6C 0F85 0F88-0F8C 0FBE-0FC5 0FC7-102A 103F-1055 105A-105D 1061"
+    " 1065-1066 106E-1070 1075-1081 108E 1090-1099 109E-115E 1161-135A 1360-167F 1681-1711 171F-1731 1735-1751"
+    " 1760-1770 1780-17B3 17D4-17DC 17E0-180A 1810-1884 1887-18A8 18AA-191E 1940-1A16 1A1E-1A54 1A80-1AAD 1B05-1B33"
+    " 1B45-1B6A 1B74-1B7E 1B83-1BA0 1BAE-1BE5 1BFC-1C23 1C3B-1CC7 1CD3 1CE9-1CEC 1CEE-1CF3 1CF5-1CF6 1CFA-1DBF"
+    " 1E00-1FFE 2010-2027 2030-205E 2070-20C0 2100-27FF 2801-2CEE 2CF2-2D70 2D80-2DDE 2E00-2FFB 3001-3029 3030-3096"
+    " 309B-3163 3165-A66E A673 A67E-A69D A6A0-A6EF A6F2-A801 A803-A805 A807-A80A A80C-A822 A828-A82B A830-A877"
+    " A882-A8B3 A8CE-A8D9 A8F2-A8FE A900-A925 A92E-A946 A95F-A97C A984-A9B2 A9C1-A9E4 A9E6-AA28 AA40-AA42 AA44-AA4B"
+    " AA50-AA7A AA7E-AAAF AAB1 AAB5-AAB6 AAB9-AABD AAC0 AAC2-AAEA AAF0-AAF4 AB01-ABE2 ABEB ABF0-D7FB F900-FB1D"
+    " FB1F-FDFF FE10-FE19 FE30-FEFC FF01-FF9F FFA1-FFEE FFFC-101FC 10280-102D0 102E1-10375 10380-10A00 10A10-10A35"
+    " 10A40-10AE4 10AEB-10D23 10D30-10EA9 10EAD-10EB1 10F00-10F45 10F51-10F81 10F86-10FF6 11003-11037 11047-1106F"
+    " 11071-11072 11075 11083-110AF 110BB-110BC 110BE-110C1 110D0-110F9 11103-11126 11136-11144 11147-11172 11174-11176"
+    " 11183-111B2 111C1-111C8 111CD 111D0-1122B 11238-1123D 1123F-11240 11280-112DE 112F0-112F9 11305-11339 1133D 11350"
+    " 1135D-11361 11400-11434 11447-1145D 1145F-114AF 114C4-115AE 115C1-115DB 11600-1162F 11641-116AA 116B8-1171A"
+    " 11730-1182B 1183B-1192F 1193F 11941 11944-119D0 119E1-119E3 11A00 11A0B-11A32 11A3A 11A3F-11A46 11A50 11A5C-11A89"
+    " 11A9A-11C2E 11C40-11C8F 11D00-11D30 11D46 11D50-11D89 11D98-11EF2 11EF7-11EF8 11F02 11F04-11F33 11F43-1342F"
+    " 13441-13446 14400-16AED 16AF5-16B2F 16B37-16F4A 16F50 16F93-16FE3 17000-1BC9C 1BC9F 1CF50-1D164 1D16A-1D16C"
+    " 1D183-1D184 1D18C-1D1A9 1D1AE-1D241 1D245-1D9FF 1DA37-1DA3A 1DA6D-1DA74 1DA76-1DA83 1DA85-1DA8B 1DF00-1DF2A"
+    " 1E030-1E06D 1E100-1E12C 1E137-1E2AD 1E2C0-1E2EB 1E2F0-1E4EB 1E4F0-1E8CF 1E900-1E943 1E94B-323AF"
+)
+# General category L.
+UCD_LETTERS = (
+    "0041-005A 0061-007A 00AA 00B5 00BA 00C0-00D6 00D8-00F6 00F8-02C1 02C6-02D1 02E0-02E4 02EC 02EE 0370-0374 0376-037D"
+    " 037F 0386 0388-03F5 03F7-0481 048A-0559 0560-0588 05D0-05F2 0620-064A 066E-066F 0671-06D3 06D5 06E5-06E6"
+    " 06EE-06EF 06FA-06FC 06FF 0710 0712-072F 074D-07A5 07B1 07CA-07EA 07F4-07F5 07FA 0800-0815 081A 0824 0828"
+    " 0840-0858 0860-0887 0889-088E 08A0-08C9 0904-0939 093D 0950 0958-0961 0971-0980 0985-09B9 09BD 09CE 09DC-09E1"
+    " 09F0-09F1 09FC 0A05-0A39 0A59-0A5E 0A72-0A74 0A85-0AB9 0ABD 0AD0-0AE1 0AF9 0B05-0B39 0B3D 0B5C-0B61 0B71"
+    " 0B83-0BB9 0BD0 0C05-0C39 0C3D 0C58-0C61 0C80 0C85-0CB9 0CBD 0CDD-0CE1 0CF1-0CF2 0D04-0D3A 0D3D 0D4E 0D54-0D56"
+    " 0D5F-0D61 0D7A-0D7F 0D85-0DC6 0E01-0E30 0E32-0E33 0E40-0E46 0E81-0EB0 0EB2-0EB3 0EBD-0EC6 0EDC-0F00 0F40-0F6C"
+    " 0F88-0F8C 1000-102A 103F 1050-1055 105A-105D 1061 1065-1066 106E-1070 1075-1081 108E 10A0-10FA 10FC-115E"
+    " 1161-135A 1380-138F 13A0-13FD 1401-166C 166F-167F 1681-169A 16A0-16EA 16F1-1711 171F-1731 1740-1751 1760-1770"
+    " 1780-17B3 17D7 17DC 1820-1884 1887-18A8 18AA-191E 1950-19C9 1A00-1A16 1A20-1A54 1AA7 1B05-1B33 1B45-1B4C"
+    " 1B83-1BA0 1BAE-1BAF 1BBA-1BE5 1C00-1C23 1C4D-1C4F 1C5A-1C7D 1C80-1CBF 1CE9-1CEC 1CEE-1CF3 1CF5-1CF6 1CFA-1DBF"
+    " 1E00-1FBC 1FBE 1FC2-1FCC 1FD0-1FDB 1FE0-1FEC 1FF2-1FFC 2071 207F 2090-209C 2102 2107 210A-2113 2115 2119-211D"
+    " 2124 2126 2128 212A-212D 212F-2139 213C-213F 2145-2149 214E 2183-2184 2C00-2CE4 2CEB-2CEE 2CF2-2CF3 2D00-2D6F"
+    " 2D80-2DDE 2E2F 3005-3006 3031-3035 303B-303C 3041-3096 309D-309F 30A1-30FA 30FC-3163 3165-318E 31A0-31BF"
+    " 31F0-31FF 3400-4DBF 4E00-A48C A4D0-A4FD A500-A60C A610-A61F A62A-A66E A67F-A69D A6A0-A6E5 A717-A71F A722-A788"
+    " A78B-A801 A803-A805 A807-A80A A80C-A822 A840-A873 A882-A8B3 A8F2-A8F7 A8FB A8FD-A8FE A90A-A925 A930-A946"
+    " A960-A97C A984-A9B2 A9CF A9E0-A9E4 A9E6-A9EF A9FA-AA28 AA40-AA42 AA44-AA4B AA60-AA76 AA7A AA7E-AAAF AAB1"
+    " AAB5-AAB6 AAB9-AABD AAC0 AAC2-AADD AAE0-AAEA AAF2-AAF4 AB01-AB5A AB5C-AB69 AB70-ABE2 AC00-D7FB F900-FB1D"
+    " FB1F-FB28 FB2A-FBB1 FBD3-FD3D FD50-FDC7 FDF0-FDFB FE70-FEFC FF21-FF3A FF41-FF5A FF66-FF9F FFA1-FFDC 10000-100FA"
+    " 10280-102D0 10300-1031F 1032D-10340 10342-10349 10350-10375 10380-1039D 103A0-103CF 10400-1049D 104B0-10563"
+    " 10570-10855 10860-10876 10880-1089E 108E0-108F5 10900-10915 10920-10939 10980-109B7 109BE-109BF 10A00 10A10-10A35"
+    " 10A60-10A7C 10A80-10A9C 10AC0-10AC7 10AC9-10AE4 10B00-10B35 10B40-10B55 10B60-10B72 10B80-10B91 10C00-10CF2"
+    " 10D00-10D23 10E80-10EA9 10EB0-10EB1 10F00-10F1C 10F27-10F45 10F70-10F81 10FB0-10FC4 10FE0-10FF6 11003-11037"
+    " 11071-11072 11075 11083-110AF 110D0-110E8 11103-11126 11144 11147-11172 11176 11183-111B2 111C1-111C4 111DA 111DC"
+    " 11200-1122B 1123F-11240 11280-112A8 112B0-112DE 11305-11339 1133D 11350 1135D-11361 11400-11434 11447-1144A"
+    " 1145F-114AF 114C4-114C5 114C7 11580-115AE 115D8-115DB 11600-1162F 11644 11680-116AA 116B8 11700-1171A 11740-1182B"
+    " 118A0-118DF 118FF-1192F 1193F 11941 119A0-119D0 119E1 119E3 11A00 11A0B-11A32 11A3A 11A50 11A5C-11A89 11A9D"
+    " 11AB0-11AF8 11C00-11C2E 11C40 11C72-11C8F 11D00-11D30 11D46 11D60-11D89 11D98 11EE0-11EF2 11F02 11F04-11F33 11FB0"
+    " 12000-12399 12480-12FF0 13000-1342F 13441-13446 14400-16A5E 16A70-16ABE 16AD0-16AED 16B00-16B2F 16B40-16B43"
+    " 16B63-16E7F 16F00-16F4A 16F50 16F93-16FE1 16FE3 17000-1BC99 1D400-1D6C0 1D6C2-1D6DA 1D6DC-1D6FA 1D6FC-1D714"
+    " 1D716-1D734 1D736-1D74E 1D750-1D76E 1D770-1D788 1D78A-1D7A8 1D7AA-1D7C2 1D7C4-1D7CB 1DF00-1DF2A 1E030-1E06D"
+    " 1E100-1E12C 1E137-1E13D 1E14E 1E290-1E2AD 1E2C0-1E2EB 1E4D0-1E4EB 1E7E0-1E8C4 1E900-1E943 1E94B 1EE00-1EEBB"
+    " 20000-323AF"
+)
+# General category M, other than default-ignorable marks (the selectors).
+UCD_MARKS = (
+    "0300-034E 0350-036F 0483-0489 0591-05BD 05BF 05C1-05C2 05C4-05C5 05C7 0610-061A 064B-065F 0670 06D6-06DC 06DF-06E4"
+    " 06E7-06E8 06EA-06ED 0711 0730-074A 07A6-07B0 07EB-07F3 07FD 0816-0819 081B-0823 0825-0827 0829-082D 0859-085B"
+    " 0898-089F 08CA-08E1 08E3-0903 093A-093C 093E-094F 0951-0957 0962-0963 0981-0983 09BC 09BE-09CD 09D7 09E2-09E3"
+    " 09FE-0A03 0A3C-0A51 0A70-0A71 0A75 0A81-0A83 0ABC 0ABE-0ACD 0AE2-0AE3 0AFA-0B03 0B3C 0B3E-0B57 0B62-0B63 0B82"
+    " 0BBE-0BCD 0BD7 0C00-0C04 0C3C 0C3E-0C56 0C62-0C63 0C81-0C83 0CBC 0CBE-0CD6 0CE2-0CE3 0CF3-0D03 0D3B-0D3C"
+    " 0D3E-0D4D 0D57 0D62-0D63 0D81-0D83 0DCA-0DDF 0DF2-0DF3 0E31 0E34-0E3A 0E47-0E4E 0EB1 0EB4-0EBC 0EC8-0ECE"
+    " 0F18-0F19 0F35 0F37 0F39 0F3E-0F3F 0F71-0F84 0F86-0F87 0F8D-0FBC 0FC6 102B-103E 1056-1059 105E-1060 1062-1064"
+    " 1067-106D 1071-1074 1082-108D 108F 109A-109D 135D-135F 1712-1715 1732-1734 1752-1753 1772-1773 17B6-17D3 17DD"
+    " 1885-1886 18A9 1920-193B 1A17-1A1B 1A55-1A7F 1AB0-1B04 1B34-1B44 1B6B-1B73 1B80-1B82 1BA1-1BAD 1BE6-1BF3"
+    " 1C24-1C37 1CD0-1CD2 1CD4-1CE8 1CED 1CF4 1CF7-1CF9 1DC0-1DFF 20D0-20F0 2CEF-2CF1 2D7F 2DE0-2DFF 302A-302F"
+    " 3099-309A A66F-A672 A674-A67D A69E-A69F A6F0-A6F1 A802 A806 A80B A823-A827 A82C A880-A881 A8B4-A8C5 A8E0-A8F1"
+    " A8FF A926-A92D A947-A953 A980-A983 A9B3-A9C0 A9E5 AA29-AA36 AA43 AA4C-AA4D AA7B-AA7D AAB0 AAB2-AAB4 AAB7-AAB8"
+    " AABE-AABF AAC1 AAEB-AAEF AAF5-AAF6 ABE3-ABEA ABEC-ABED FB1E FE20-FE2F 101FD 102E0 10376-1037A 10A01-10A0F"
+    " 10A38-10A3F 10AE5-10AE6 10D24-10D27 10EAB-10EAC 10EFD-10EFF 10F46-10F50 10F82-10F85 11000-11002 11038-11046 11070"
+    " 11073-11074 1107F-11082 110B0-110BA 110C2 11100-11102 11127-11134 11145-11146 11173 11180-11182 111B3-111C0"
+    " 111C9-111CC 111CE-111CF 1122C-11237 1123E 11241 112DF-112EA 11300-11303 1133B-1133C 1133E-1134D 11357 11362-11374"
+    " 11435-11446 1145E 114B0-114C3 115AF-115C0 115DC-115DD 11630-11640 116AB-116B7 1171D-1172B 1182C-1183A 11930-1193E"
+    " 11940 11942-11943 119D1-119E0 119E4 11A01-11A0A 11A33-11A39 11A3B-11A3E 11A47 11A51-11A5B 11A8A-11A99 11C2F-11C3F"
+    " 11C92-11CB6 11D31-11D45 11D47 11D8A-11D97 11EF3-11EF6 11F00-11F01 11F03 11F34-11F42 13440 13447-13455 16AF0-16AF4"
+    " 16B30-16B36 16F4F 16F51-16F92 16FE4-16FF1 1BC9D-1BC9E 1CF00-1CF46 1D165-1D169 1D16D-1D172 1D17B-1D182 1D185-1D18B"
+    " 1D1AA-1D1AD 1D242-1D244 1DA00-1DA36 1DA3B-1DA6C 1DA75 1DA84 1DA9B-1DAAF 1E000-1E02A 1E08F 1E130-1E136 1E2AE"
+    " 1E2EC-1E2EF 1E4EC-1E4EF 1E8D0-1E8D6 1E944-1E94A"
+)
+# Marks of the Inherited script: they belong to the script of the letter they follow.
+UCD_INHERITED_MARKS = (
+    "0300-034E 0350-036F 0485-0486 064B-0655 0670 0951-0954 1AB0-1ACE 1CD0-1CD2 1CD4-1CE0 1CE2-1CE8 1CED 1CF4 1CF8-1CF9"
+    " 1DC0-1DFF 20D0-20F0 302A-302D 3099-309A FE20-FE2D 101FD 102E0 1133B 1CF00-1CF46 1D167-1D169 1D17B-1D182"
+    " 1D185-1D18B 1D1AA-1D1AD"
+)
+# Letters and marks by script, for every script but Latin, Greek, Cyrillic, Common and Inherited.
+UCD_JOINING_SCRIPTS = (
+    "Adlam=1E900-1E94B Ahom=11700-1172B 11740-11746 Anatolian_Hieroglyphs=14400-14646 Arabic=0610-061A 0620-063F"
+    " 0641-064A 0656-065F 066E-066F 0671-06D3 06D5-06DC 06DF-06E8 06EA-06EF 06FA-06FC 06FF 0750-077F 0870-0887"
+    " 0889-088E 0898-08E1 08E3-08FF FB50-FBB1 FBD3-FD3D FD50-FDC7 FDF0-FDFB FE70-FEFC 10EFD-10EFF 1EE00-1EEBB"
+    " Armenian=0531-0559 0560-0588 FB13-FB17 Avestan=10B00-10B35 Balinese=1B00-1B4C 1B6B-1B73 Bamum=A6A0-A6E5 A6F0-A6F1"
+    " 16800-16A38 Bassa_Vah=16AD0-16AF4 Batak=1BC0-1BF3 Bengali=0980-09E3 09F0-09F1 09FC 09FE Bhaiksuki=11C00-11C40"
+    " Bopomofo=3105-312F 31A0-31BF Brahmi=11000-11046 11070-1107F Buginese=1A00-1A1B Buhid=1740-1753"
+    " Canadian_Aboriginal=1401-166C 166F-167F 18B0-18F5 11AB0-11ABF Carian=102A0-102D0 Caucasian_Albanian=10530-10563"
+    " Chakma=11100-11134 11144-11147 Cham=AA00-AA4D Cherokee=13A0-13FD AB70-ABBF Chorasmian=10FB0-10FC4"
+    " Coptic=03E2-03EF 2C80-2CE4 2CEB-2CF3 Cuneiform=12000-12399 12480-12543 Cypriot=10800-1083F"
+    " Cypro_Minoan=12F90-12FF0 Deseret=10400-1044F Devanagari=0900-0950 0955-0963 0971-097F A8E0-A8F7 A8FB A8FD-A8FF"
+    " Dives_Akuru=11900-11943 Dogra=11800-1183A Duployan=1BC00-1BC99 1BC9D-1BC9E Egyptian_Hieroglyphs=13000-1342F"
+    " 13440-13455 Elbasan=10500-10527 Elymaic=10FE0-10FF6 Ethiopic=1200-135F 1380-138F 2D80-2DDE AB01-AB2E 1E7E0-1E7FE"
+    " Georgian=10A0-10FA 10FC-10FF 1C90-1CBF 2D00-2D2D Glagolitic=2C00-2C5F 1E000-1E02A Gothic=10330-10340 10342-10349"
+    " Grantha=11300-11339 1133C-11374 Gujarati=0A81-0AE3 0AF9-0AFF Gunjala_Gondi=11D60-11D98 Gurmukhi=0A01-0A5E"
+    " 0A70-0A75 Han=3005 303B 3400-4DBF 4E00-9FFF F900-FAD9 16FE3 16FF0-16FF1 20000-323AF Hangul=1100-115E 1161-11FF"
+    " 302E-302F 3131-3163 3165-318E A960-A97C AC00-D7FB FFA1-FFDC Hanifi_Rohingya=10D00-10D27 Hanunoo=1720-1734"
+    " Hatran=108E0-108F5 Hebrew=0591-05BD 05BF 05C1-05C2 05C4-05C5 05C7-05F2 FB1D-FB28 FB2A-FB4F Hiragana=3041-3096"
+    " 309D-309F 1B001-1B11F 1B132-1B152 Imperial_Aramaic=10840-10855 Inscriptional_Pahlavi=10B60-10B72"
+    " Inscriptional_Parthian=10B40-10B55 Javanese=A980-A9C0 Kaithi=11080-110BA 110C2 Kannada=0C80-0C83 0C85-0CE3"
+    " 0CF1-0CF3 Katakana=30A1-30FA 30FD-30FF 31F0-31FF FF66-FF6F FF71-FF9D 1AFF0-1B000 1B120-1B122 1B155-1B167"
+    " Kawi=11F00-11F42 Kayah_Li=A90A-A92D Kharoshthi=10A00-10A3F Khitan_Small_Script=16FE4 18B00-18CD5 Khmer=1780-17B3"
+    " 17B6-17D3 17D7 17DC-17DD Khojki=11200-11237 1123E-11241 Khudawadi=112B0-112EA Lao=0E81-0ECE 0EDC-0EDF"
+    " Lepcha=1C00-1C37 1C4D-1C4F Limbu=1900-193B Linear_A=10600-10767 Linear_B=10000-100FA Lisu=A4D0-A4FD 11FB0"
+    " Lycian=10280-1029C Lydian=10920-10939 Mahajani=11150-11173 11176 Makasar=11EE0-11EF6 Malayalam=0D00-0D4E"
+    " 0D54-0D57 0D5F-0D63 0D7A-0D7F Mandaic=0840-085B Manichaean=10AC0-10AC7 10AC9-10AE6 Marchen=11C72-11CB6"
+    " Masaram_Gondi=11D00-11D47 Medefaidrin=16E40-16E7F Meetei_Mayek=AAE0-AAEF AAF2-AAF6 ABC0-ABEA ABEC-ABED"
+    " Mende_Kikakui=1E800-1E8C4 1E8D0-1E8D6 Meroitic_Cursive=109A0-109B7 109BE-109BF Meroitic_Hieroglyphs=10980-1099F"
+    " Miao=16F00-16F9F Modi=11600-11640 11644 Mongolian=1820-18AA Mro=16A40-16A5E Multani=11280-112A8 Myanmar=1000-103F"
+    " 1050-108F 109A-109D A9E0-A9EF A9FA-A9FE AA60-AA76 AA7A-AA7F Nabataean=10880-1089E Nag_Mundari=1E4D0-1E4EF"
+    " Nandinagari=119A0-119E1 119E3-119E4 New_Tai_Lue=1980-19C9 Newa=11400-1144A 1145E-11461 Nko=07CA-07F5 07FA-07FD"
+    " Nushu=16FE1 1B170-1B2FB Nyiakeng_Puachue_Hmong=1E100-1E13D 1E14E Ogham=1681-169A Ol_Chiki=1C5A-1C7D"
+    " Old_Hungarian=10C80-10CF2 Old_Italic=10300-1031F 1032D-1032F Old_North_Arabian=10A80-10A9C Old_Permic=10350-1037A"
+    " Old_Persian=103A0-103CF Old_Sogdian=10F00-10F1C 10F27 Old_South_Arabian=10A60-10A7C Old_Turkic=10C00-10C48"
+    " Old_Uyghur=10F70-10F85 Oriya=0B01-0B63 0B71 Osage=104B0-104FB Osmanya=10480-1049D Pahawh_Hmong=16B00-16B36"
+    " 16B40-16B43 16B63-16B8F Palmyrene=10860-10876 Pau_Cin_Hau=11AC0-11AF8 Phags_Pa=A840-A873 Phoenician=10900-10915"
+    " Psalter_Pahlavi=10B80-10B91 Rejang=A930-A953 Runic=16A0-16EA 16F1-16F8 Samaritan=0800-082D Saurashtra=A880-A8C5"
+    " Sharada=11180-111C4 111C9-111CC 111CE-111CF 111DA 111DC Shavian=10450-1047F Siddham=11580-115C0 115D8-115DD"
+    " SignWriting=1DA00-1DA36 1DA3B-1DA6C 1DA75 1DA84 1DA9B-1DAAF Sinhala=0D81-0DDF 0DF2-0DF3 Sogdian=10F30-10F50"
+    " Sora_Sompeng=110D0-110E8 Soyombo=11A50-11A99 11A9D Sundanese=1B80-1BAF 1BBA-1BBF Syloti_Nagri=A800-A827 A82C"
+    " Syriac=0710-074F 0860-086A Tagalog=1700-171F Tagbanwa=1760-1773 Tai_Le=1950-1974 Tai_Tham=1A20-1A7F 1AA7"
+    " Tai_Viet=AA80-AADD Takri=11680-116B8 Tamil=0B82-0BD7 Tangsa=16A70-16ABE Tangut=16FE0 17000-18AFF 18D00-18D08"
+    " Telugu=0C00-0C63 Thaana=0780-07B1 Thai=0E01-0E3A 0E40-0E4E Tibetan=0F00 0F18-0F19 0F35 0F37 0F39 0F3E-0F84"
+    " 0F86-0FBC 0FC6 Tifinagh=2D30-2D6F 2D7F Tirhuta=11480-114C5 114C7 Toto=1E290-1E2AE Ugaritic=10380-1039D"
+    " Vai=A500-A60C A610-A61F A62A-A62B Vithkuqi=10570-105BC Wancho=1E2C0-1E2EF Warang_Citi=118A0-118DF 118FF"
+    " Yezidi=10E80-10EAC 10EB0-10EB1 Yi=A000-A48C Zanabazar_Square=11A00-11A3E 11A47"
+)
+# Every character of Thai, Lao, Khmer, Myanmar, Han, Hiragana, Katakana: scripts written without spaces.
+UCD_SPACELESS = (
+    "0E01-0E3A 0E40-0EDF 1000-109F 1780-17F9 19E0-19FF 2E80-2FD5 3005 3007 3021-3029 3038-303B 3041-3096 309D-309F"
+    " 30A1-30FA 30FD-30FF 31F0-31FF 32D0-32FE 3300-3357 3400-4DBF 4E00-9FFF A9E0-A9FE AA60-AA7F F900-FAD9 FF66-FF6F"
+    " FF71-FF9D 16FE2-16FE3 16FF0-16FF1 1AFF0-1B167 1F200 20000-323AF"
+)
+# Letters of the Mongolian script.
+UCD_MONGOLIAN_LETTERS = "1820-1884 1887-18A8 18AA"
+# Bases of each variation selector U+FE00-U+FE0D in StandardizedVariants.txt.
+UCD_STANDARDIZED_VARIANTS = (
+    "FE00=0030 1000 1002 1004 1010-1011 1015 1019-101A 101C-101D 1022 1031 1075 1078 107A 1080 210B 2110 2112 211B 212C"
+    " 2130-2131 2133 2205 2229-222A 2268-2269 2272-2273 228A-228B 2293-2295 2297 229C 22DA-22DB 2A3C-2A3D 2A9D-2A9E"
+    " 2AAC-2AAD 2ACB-2ACC 3001-3002 349E 34B9 34BB 34DF 3515 36EE 36FC 3781 382F 3862 387C 38C7 38E3 391C 393A 3A2E"
+    " 3A6C 3AE4 3B08 3B19 3B49 3B9D 3C18 3C4E 3D33 3D96 3EAC 3EB8 3F1B 3FFC 4008 4018 4039 4046 4096 40E3 412F 4202"
+    " 4227 42A0 4301 4334 4359 43D5 43D9 440B 446B 452B 455D 4561 456B 45D7 45F9 4635 46BE 46C7 4995 49E6 4A6E 4A76"
+    " 4AB2 4B33 4BCE 4CCE 4CED 4CF8 4D56 4E0D 4E26 4E32 4E38-4E39 4E3D 4E41 4E82 4E86 4EAE 4EC0 4ECC 4EE4 4F60 4F80"
+    " 4F86 4F8B 4FAE 4FBB 4FBF 5002 502B 507A 5099 50CF 50DA 50E7 5140 5145 514D 5154 5164 5167-5169 516D 5177 5180"
+    " 518D 5192 5195 5197 51A4 51AC 51B5 51B7 51C9 51CC 51DC 51DE 51F5 5203 5207 5217 5229 523A-523B 5246 5272 5277"
+    " 5289 529B 52A3 52B3 52C7 52C9 52D2 52DE 52E4 52F5 52FA 5305-5306 5317 533F 5349 5351 535A 5373 5375 537D 537F"
+    " 53C3 53CA 53DF 53E5 53EB 53F1 5406 540F 541D 5438 5442 5448 5468 549E 54A2 54BD 54F6 5510 5553 5555 5563 5584"
+    " 5587 5599 559D 55AB 55B3 55C0 55C2 55E2 5606 5651 5668 5674 56F9 5716-5717 578B 57CE 57F4 580D 5831-5832 5840"
+    " 585A 585E 58A8 58AC 58B3 58D8 58DF 58EE 58F2 58F7 5906 591A 5922 5944 5948 5951 5954 5962 5973 59D8 59EC 5A1B"
+    " 5A27 5A62 5A66 5AB5 5B08 5B28 5B3E 5B85 5BC3 5BD8 5BE7 5BEE 5BF3 5BFF 5C06 5C22 5C3F 5C60 5C62 5C64-5C65 5C6E"
+    " 5C8D 5CC0 5D19 5D43 5D50 5D6B 5D6E 5D7C 5DB2 5DBA 5DE1-5DE2 5DFD 5E28 5E3D 5E69 5E74 5EA6 5EB0 5EB3 5EB6"
+    " 5EC9-5ECA 5ED2-5ED3 5ED9 5EEC 5EFE 5F04 5F22 5F53 5F62 5F69 5F6B 5F8B 5F9A 5FA9 5FAD 5FCD 5FD7 5FF5 5FF9 6012"
+    " 601C 6075 6081 6094 60C7 60D8 60E1 6108 6144 6148 614C 614E 6160 6168 617A 618E 6190 61A4 61AF 61B2 61DE 61F2"
+    " 61F6 6200 6210 621B 622E 6234 625D 62B1 62C9 62CF 62D3-62D4 62FC 62FE 633D 6350 6368 637B 6383 63A0 63A9"
+    " 63C4-63C5 63E4 641C 6422 6452 6469 6477 647E 649A 649D 64C4 654F 6556 656C 6578 6599 65C5 65E2-65E3 6613 6649"
+    " 6674 6688 6691 669C 66B4 66C6 66F4 66F8 6700 6717 671B 6721 674E 6753 6756 675E 677B 6785 6797 67F3 67FA 6817"
+    " 681F 6852 6881 6885 688E 68A8 6914 6942 69A3 69EA 6A02 6A13 6AA8 6AD3 6ADB 6B04 6B21 6B54 6B72 6B77 6B79 6B9F"
+    " 6BAE 6BBA-6BBB 6C4E 6C67 6C88 6CBF 6CCC-6CCD 6CE5 6D16 6D1B 6D1E 6D34 6D3E 6D41 6D69-6D6A 6D77-6D78 6D85 6DCB"
+    " 6DDA 6DEA 6DF9 6E1A 6E2F 6E6E 6E9C 6EBA 6EC7 6ECB 6ED1 6EDB 6F0F 6F22-6F23 6F6E 6FC6 6FEB 6FFE 701B 701E 7039"
+    " 704A 7070 7077 707D 7099 70AD 70C8 70D9 7145 7149 716E 719C 71CE 71D0 7210 721B 7228 722B 7235 7250 7262 7280"
+    " 7295 72AF 72C0 72FC 732A 7375 737A 7387 738B 73A5 73B2 73DE 7406 7409 7422 7447 745C 7469 7471 7485 7489 7498"
+    " 74CA 7506 7524 753B 753E 7559 7565 7570 75E2 7610 761D 761F 7642 7669 76CA 76DB 76E7 76F4 7701 771E-771F 7740"
+    " 774A 778B 77A7 784E 786B 788C 7891 78CA 78CC 78FB 792A 793C 793E 7948-7949 7950 7956 795D-795E 7965 797F"
+    " 798D-798F 79AE 79CA 79EB 7A1C 7A40 7A4A 7A4F 7A81 7AB1 7ACB 7AEE 7B20 7BC0 7BC6 7BC9 7C3E 7C60 7C7B 7C92 7CBE"
+    " 7CD2 7CD6 7CE3 7CE7-7CE8 7D00 7D10 7D22 7D2F 7D5B 7D63 7DA0 7DBE 7DC7 7DF4 7E02 7E09 7E37 7E41 7E45 7F3E 7F72"
+    " 7F79-7F7A 7F85 7F95 7F9A 7FBD 7FFA 8001 8005 8046 8060 806F-8070 807E 808B 80AD 80B2 8103 813E 81D8 81E8 81ED"
+    " 8201 8204 8218 826F 8279 828B 8291 829D 82B1 82B3 82BD 82E5-82E6 831D 8323 8336 8352-8353 8363 83AD 83BD"
+    " 83C9-83CA 83CC 83DC 83E7 83EF 83F1 843D 8449 8457 84EE 84F1 84F3 84FC 8516 8564 85CD 85FA 8606 8612 862D 863F"
+    " 8650 865C 8667 8669 8688 86A9 86E2 870E 8728 876B 8779 8786 87BA 87E1 8801 881F 884C 8860 8863 88C2 88CF 88D7"
+    " 88DE 88E1 88F8 88FA 8910 8941 8964 8986 898B 8996 8AA0 8AAA 8ABF 8ACB 8AD2 8AD6 8AED 8AF8 8AFE 8B01 8B39 8B58"
+    " 8B80 8B8A 8C48 8C55 8CAB 8CC1-8CC2 8CC8 8CD3 8D08 8D1B 8D77 8DBC 8DCB 8DEF-8DF0 8ECA 8ED4 8F26 8F2A 8F38 8F3B"
+    " 8F62 8F9E 8FB0 8FB6 9023 9038 9072 907C 908F 9094 90CE 90DE 90F1 90FD 9111 911B 916A 9199 91B4 91CC 91CF 91D1"
+    " 9234 9238 9276 927C 92D7-92D8 9304 934A 93F9 9415 958B 95AD 95B7 962E 964B 964D 9675 9678 967C 9686 96A3"
+    " 96B7-96B8 96C3 96E2-96E3 96F6-96F7 9723 9732 9748 9756 97DB 97E0 97FF 980B 9818 9829 983B 985E 98E2 98EF 98FC"
+    " 9928-9929 99A7 99C2 99F1 99FE 9A6A 9B12 9B6F 9C40 9C57 9CFD 9D67 9DB4 9DFA 9E1E 9E7F 9E97 9E9F 9EBB 9ECE 9EF9"
+    " 9EFE 9F05 9F0F 9F16 9F3B 9F43 9F8D-9F8E 9F9C A856 A85C A85E-A860 A868 AA60-AA66 AA6B-AA6C AA6F AA7A FF01 FF0C"
+    " FF0E FF10 FF1A-FF1B FF1F 10AC5-10AC6 10AD6-10AD7 10AE1 13091-13092 1310F 1311C 13121 13127 13139 131A0 131B1"
+    " 131B8-131B9 131CB 131F9-131FA 1327F 13285 1328C 132AA 132CB 132DC 132E7 13307 1331B 13322 1333B-1333C 13377-13378"
+    " 13399-1339A 133D3 133F2 133F5-133F6 13403 13416 13419-1341A 13423 13443-13446 1D49C-1D4B5 20122 2051C 20525 2054B"
+    " 2063A 20804 208DE 20A2C 20B63 214E4 216A8 216EA 219C8 21B18 21D0B 21DE4 21DE6 22183 2219F 22331 226D4 22844 2284A"
+    " 22B0C 22BF1 2300A 232B8 2335F 23393 2339C 233C3 233D5 2346D 236A3 238A7 23A8D 23AFA 23CBC 23D1E 23ED1 23F5E 23F8E"
+    " 24263 242EE 243AB 24608 24735 24814 24C36 24C92 24FA1 24FB8 25044 250F2-250F3 25119 25133 25249 2541D 25626 2569A"
+    " 256C5 2597C 25AA7 25BAB 25C80 25CD0 25F86 261DA 26228 26247 262D9 2633E 264DA 26523 265A8 267A7 267B5 26B3C 26C36"
+    " 26CD5 26D6B 26F2C 26FB1 270D2 273CA 27667 278AE 27966 27CA8 27ED3 27F2F 285D2 285ED 2872E 28BFA 28D77 29145 291DF"
+    " 2921A 2940A 29496 295B6 29B30 2A0CE 2A105 2A20E 2A291 2A392 2A600 FE01=210B 2110 2112 211B 212C 2130-2131 2133"
+    " 3001-3002 3B9D 3EB8 4039 4FAE 50E7 514D 51B5 5207 52C7 52C9 52E4 52FA 5317 5351 537F 5584 5599 559D 5606 585A"
+    " 5B3E 5BE7 5C6E 5ECA 5F22 6094 614C 614E 618E 61F2 61F6 654F 6674 6691 6717 671B 6885 6A02 6BBA 6D41 6D77 6ECB"
+    " 6F22 701E 716E 7235 732A 7387 7471 7570 76CA 76F4 771F 774A 788C 78CC 7956 798F 7A40 7BC0 7DF4 8005 8201 8279"
+    " 82E5 8457 865C 8779 8996 8AAA 8AED 8AF8 8AFE 8B01 8B39 8B8A 8D08 8F38 9038 96E3 9756 97FF 980B 983B 9B12 9F9C"
+    " FF01 FF0C FF0E FF1A-FF1B FF1F 13093 130A9 13187 131B1 131EE 131F8-131FA 13257 1327F 132A4 13308 13312-13314 1331B"
+    " 13321-13322 13331 13419 1D49C-1D4B5 22331 25AA7 FE02=537F 5BE7 618E 61F2 6717 6A02 6BBA 6D41 7DF4 8005 980B 9F9C"
+    " 13117 13139 13183 131A0 131BA 131EE 13216 1327B 132A4 132E7 132E9 132F8 132FD 13302-13303 13310-13314 1331C 13321"
+    " 13331 1334A 13361 13373 1337D 13385 133AF-133B0 133BF 133DD 13419 1342C 1342E"
+)
+# Unified_Ideograph (PropList.txt).
+UCD_UNIFIED_IDEOGRAPHS = (
+    "3400-4DBF 4E00-9FFF FA0E-FA0F FA11 FA13-FA14 FA1F FA21 FA23-FA24 FA27-FA29 20000-2EBE0 30000-323AF"
+)
+# Characters with a text and an emoji presentation (emoji-variation-sequences.txt).
+UCD_EMOJI_VARIATION_BASES = (
+    "0023 002A 0030-0039 00A9 00AE 203C 2049 2122 2139 2194-2199 21A9-21AA 231A-231B 2328 23CF 23E9-23EA 23ED-23EF"
+    " 23F1-23F3 23F8-23FA 24C2 25AA-25AB 25B6 25C0 25FB-25FE 2600-2604 260E 2611 2614-2615 2618 261D 2620 2622-2623"
+    " 2626 262A 262E-262F 2638-263A 2640 2642 2648-2653 265F-2660 2663 2665-2666 2668 267B 267E-267F 2692-2697 2699"
+    " 269B-269C 26A0-26A1 26A7 26AA-26AB 26B0-26B1 26BD-26BE 26C4-26C5 26C8 26CF 26D1 26D3-26D4 26E9-26EA 26F0-26F5"
+    " 26F7-26FA 26FD 2702 2708-2709 270C-270D 270F 2712 2714 2716 271D 2721 2733-2734 2744 2747 2753 2757 2763-2764"
+    " 27A1 2934-2935 2B05-2B07 2B1B-2B1C 2B50 2B55 3030 303D 3297 3299 1F004 1F170-1F171 1F17E-1F17F 1F202 1F21A 1F22F"
+    " 1F237 1F30D-1F30F 1F315 1F31C 1F321 1F324-1F32C 1F336 1F378 1F37D 1F393 1F396-1F397 1F399-1F39B 1F39E-1F39F 1F3A7"
+    " 1F3AC-1F3AE 1F3C2 1F3C4 1F3C6 1F3CA-1F3CE 1F3D4-1F3E0 1F3ED 1F3F3 1F3F5 1F3F7 1F408 1F415 1F41F 1F426 1F43F"
+    " 1F441-1F442 1F446-1F449 1F44D-1F44E 1F453 1F46A 1F47D 1F4A3 1F4B0 1F4B3 1F4BB 1F4BF 1F4CB 1F4DA 1F4DF 1F4E4-1F4E6"
+    " 1F4EA-1F4ED 1F4F7 1F4F9-1F4FB 1F4FD 1F508 1F50D 1F512-1F513 1F549-1F54A 1F550-1F567 1F56F-1F570 1F573-1F579 1F587"
+    " 1F58A-1F58D 1F590 1F5A5 1F5A8 1F5B1-1F5B2 1F5BC 1F5C2-1F5C4 1F5D1-1F5D3 1F5DC-1F5DE 1F5E1 1F5E3 1F5E8 1F5EF 1F5F3"
+    " 1F5FA 1F610 1F687 1F68D 1F691 1F694 1F698 1F6AD 1F6B2 1F6B9-1F6BA 1F6BC 1F6CB 1F6CD-1F6CF 1F6E0-1F6E5 1F6E9 1F6F0"
+    " 1F6F3"
+)
+# Emoji and Extended_Pictographic: what an emoji ZWJ sequence joins.
+UCD_EMOJI_PICTOGRAPHS = (
+    "00A9 00AE 203C 2049 2122 2139 2194-2199 21A9-21AA 231A-231B 2328 23CF 23E9-23F3 23F8-23FA 24C2 25AA-25AB 25B6 25C0"
+    " 25FB-25FE 2600-2604 260E 2611 2614-2615 2618 261D 2620 2622-2623 2626 262A 262E-262F 2638-263A 2640 2642"
+    " 2648-2653 265F-2660 2663 2665-2666 2668 267B 267E-267F 2692-2697 2699 269B-269C 26A0-26A1 26A7 26AA-26AB"
+    " 26B0-26B1 26BD-26BE 26C4-26C5 26C8 26CE-26CF 26D1 26D3-26D4 26E9-26EA 26F0-26F5 26F7-26FA 26FD 2702 2705"
+    " 2708-270D 270F 2712 2714 2716 271D 2721 2728 2733-2734 2744 2747 274C 274E 2753-2755 2757 2763-2764 2795-2797"
+    " 27A1 27B0 27BF 2934-2935 2B05-2B07 2B1B-2B1C 2B50 2B55 3030 303D 3297 3299 1F004 1F0CF 1F170-1F171 1F17E-1F17F"
+    " 1F18E 1F191-1F19A 1F201-1F202 1F21A 1F22F 1F232-1F23A 1F250-1F251 1F300-1F321 1F324-1F393 1F396-1F397 1F399-1F39B"
+    " 1F39E-1F3F0 1F3F3-1F3F5 1F3F7-1F3FA 1F400-1F4FD 1F4FF-1F53D 1F549-1F54E 1F550-1F567 1F56F-1F570 1F573-1F57A 1F587"
+    " 1F58A-1F58D 1F590 1F595-1F596 1F5A4-1F5A5 1F5A8 1F5B1-1F5B2 1F5BC 1F5C2-1F5C4 1F5D1-1F5D3 1F5DC-1F5DE 1F5E1 1F5E3"
+    " 1F5E8 1F5EF 1F5F3 1F5FA-1F64F 1F680-1F6C5 1F6CB-1F6D2 1F6D5-1F6E5 1F6E9 1F6EB-1F6F0 1F6F3-1F6FC 1F7E0-1F7F0"
+    " 1F90C-1F93A 1F93C-1F945 1F947-1F9FF 1FA70-1FAF8"
+)
+# Emoji_Modifier: the skin tones.
+UCD_EMOJI_MODIFIERS = "1F3FB-1F3FF"
+# END UNICODE TABLES
+# The default-ignorable characters that some rule allows somewhere; every
+# other one is refused wherever it stands.
+JUDGED_INVISIBLES = "00AD 180B-180D 180F 200B-200D FE00-FE0F E0100-E01EF"
+# Graphify's query prints at most this many characters of a label, and
+# deletes these from it.
+QUERY_LABEL_CHARS = 256
+QUERY_DELETED = r"[\x00-\x1f\x7f]"
+# A summary part breaks inside a run without whitespace only when the run is
+# longer than this: shorter runs (words, most URLs) stay whole in one part.
+UNBROKEN_RUN_CHARS = 200
 VERSION_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + ".+-!_")
 ROLES = frozenset({"user", "assistant", "unknown"})
 
@@ -191,7 +456,7 @@ if TYPE_CHECKING:
 
 
 # The counts every success reports, and what built and checked add.
-COUNT_NAMES = ("branches", "sources", "summaries", "edges", "tombstones")
+COUNT_NAMES = ("branches", "sources", "summaries", "summaryParts", "edges", "tombstones")
 LEFT_OUT_NAMES = ("withheldBranches", "missingParents")
 
 
@@ -212,6 +477,9 @@ class ProjectionError(Exception):
         self.rule = rule
         self.graphify_version = graphify_version
         self.withdrawn = False
+        # Where a malformed selection stops being JSON the adapter reads.
+        self.line: int | None = None
+        self.column: int | None = None
         self.secret_fields: int | None = None
 
 
@@ -224,28 +492,27 @@ def fail(code: str, at: str | None = None, rule: str | None = None, graphify_ver
 # ---------------------------------------------------------------------------
 
 
-def _reject_constant(_name: str) -> NoReturn:
-    fail("selection_malformed")
-
-
-def _bounded_int(token: str) -> int:
-    if len(token) > MAX_NUMBER_CHARS:
-        fail("selection_malformed")
-    return int(token)
+def _reject_constant(name: str) -> NoReturn:
+    raise _OutOfBounds(name)
 
 
 def _bounded_float(token: str) -> float:
     if len(token) > MAX_NUMBER_CHARS:
-        fail("selection_malformed")
+        raise _OutOfBounds(token)
     value = float(token)
     if not math.isfinite(value):
-        fail("selection_malformed")
+        raise _OutOfBounds(token)
     return value
 
 
-class DuplicateKeyObject(dict):  # type: ignore[type-arg]
-    """An object whose key repeated in the input.  The selection parser keeps
-    it as a marker so that the refusal can say where it is."""
+class _OutOfBounds(Exception):
+    """A token json parsed that the adapter does not read: NaN, Infinity, a
+    float too long or not finite.  It carries the token so that its place can
+    be found again; the token itself is never reported."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
 
 
 def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
@@ -253,6 +520,13 @@ def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
     if len(obj) != len(pairs):
         fail("selection_duplicate_key")
     return obj
+
+
+class RepeatedKeys:
+    """Stands in for an object whose key repeated in the input, so that the
+    refusal can say where it is.  It is not JSON: json.dumps meets it."""
+
+    __slots__ = ()
 
 
 def _has_surrogate(text: str) -> bool:
@@ -263,64 +537,224 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-def _depth_or_surrogate(value: Any, max_depth: int, find_surrogates: bool) -> bool:
-    """True when containers nest deeper than ``max_depth`` or, if asked, a
-    string (key or value) holds a lone surrogate.  A walk, not recursion."""
-    pending: list[tuple[Any, int]] = [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        if depth > max_depth:
-            return True
-        children = item.values() if isinstance(item, dict) else item
-        if find_surrogates and isinstance(item, dict) and any(_has_surrogate(k) for k in item):
-            return True
-        for child in children:
-            if isinstance(child, (dict, list)):
-                pending.append((child, depth + 1))
-            elif find_surrogates and isinstance(child, str) and _has_surrogate(child):
-                return True
-    return False
+def malformed_at(data: bytes, offset: int) -> NoReturn:
+    """selection_malformed with the line and column of a byte offset: lines
+    end at LF; the column counts characters, or bytes on a line that is not
+    valid UTF-8."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    line_end = data.find(b"\n", offset)
+    head = data[line_start:offset]
+    try:
+        data[line_start : len(data) if line_end < 0 else line_end].decode("utf-8")
+        column = len(head.decode("utf-8")) + 1
+    except UnicodeDecodeError:
+        column = len(head) + 1
+    error = ProjectionError("selection_malformed")
+    error.line = data.count(b"\n", 0, offset) + 1
+    error.column = column
+    raise error
+
+
+# Where a document stops being what the adapter reads, found in its bytes
+# with C-speed operations (split, translate, one regex match): no Python
+# step per token or per container, so that 2 MiB of any shape costs
+# milliseconds.  Every JSON delimiter is ASCII and no byte of a multi-byte
+# UTF-8 character is, so bytes serve as well as text.
+#
+# An escaped backslash or quote is blanked (same length), so that every
+# quote left delimits a string: split on quotes, the even pieces lie outside
+# strings.
+_ESCAPED_BACKSLASH = b"\\\\"
+_ESCAPED_QUOTE = b'\\"'
+_BLANKED_ESCAPE = b"xx"
+# Brackets become the steps of a walk, +1 opening and -1 (a signed byte)
+# closing; everything else is dropped.
+_DEPTH_STEPS = bytes(1 if b in b"[{" else 255 if b in b"]}" else 0 for b in range(256))
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+NUMBER_BYTES = frozenset(b"0123456789+-.eE")
+# A number of more than MAX_NUMBER_CHARS characters holds this run; only a
+# match outside strings is one.
+_LONG_NUMBER_RUN = rb"[0-9]{%d}|-[0-9]{%d}" % (MAX_NUMBER_CHARS + 1, MAX_NUMBER_CHARS)
+# A lone surrogate, written as an escape (strict UTF-8 cannot hold one): a
+# high half not followed by a low half, or a low half not after a high one.
+_LONE_SURROGATE = (
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _blank_escapes(data: bytes) -> bytes:
+    return data.replace(_ESCAPED_BACKSLASH, _BLANKED_ESCAPE).replace(_ESCAPED_QUOTE, _BLANKED_ESCAPE)
+
+
+def _string_split(data: bytes) -> list[bytes]:
+    return _blank_escapes(data).split(b'"')
+
+
+def _offset_outside(pieces: list[bytes], index: int) -> int:
+    """The offset in the document of byte ``index`` of its even pieces
+    joined: whole pieces before it, and one quote after each."""
+    import bisect
+    import itertools
+
+    outside_ends = list(itertools.accumulate(len(piece) for piece in pieces[0::2]))
+    k = bisect.bisect_right(outside_ends, index)
+    before = sum(len(piece) for piece in pieces[: 2 * k]) + 2 * k
+    return before + index - (outside_ends[k - 1] if k else 0)
+
+
+def _too_deep_offset(data: bytes, max_depth: int) -> int | None:
+    """The offset of the first bracket that opens level ``max_depth + 1``."""
+    import itertools
+
+    if data.count(b"[") + data.count(b"{") <= max_depth:
+        return None
+    pieces = _string_split(data)
+    outside = b"".join(pieces[0::2])
+    brackets = memoryview(outside.translate(_DEPTH_STEPS, _NOT_BRACKETS)).cast("b")
+    if max(itertools.accumulate(brackets), default=0) <= max_depth:
+        return None
+    depths = list(itertools.accumulate(memoryview(outside.translate(_DEPTH_STEPS)).cast("b")))
+    return _offset_outside(pieces, depths.index(max_depth + 1))
+
+
+def _long_number_offset(data: bytes) -> int | None:
+    """A run of digits that only a number too long holds, outside strings."""
+    import re
+
+    blanked = _blank_escapes(data)
+    runs = re.compile(_LONG_NUMBER_RUN)
+    position = quotes = 0
+    while (run := runs.search(blanked, position)) is not None:
+        quotes += blanked.count(b'"', position, run.start())
+        if quotes % 2 == 0:
+            return _number_start(blanked, run.start())
+        # Inside a string: look on after its closing quote.
+        position = blanked.find(b'"', run.end()) + 1
+        if position == 0:
+            return None
+        quotes += 1
+    return None
+
+
+def _number_start(data: bytes, inside: int) -> int:
+    """Back from a byte of a number token to where the token starts."""
+    start = inside
+    while start and data[start - 1] in NUMBER_BYTES:
+        start -= 1
+    return start
+
+
+def _token_offset(data: bytes, token: str) -> int:
+    """The offset of the first occurrence, outside strings, of a number or
+    constant token: everything before it is skipped in one match."""
+    import re
+
+    other_token = rb"(?!" + re.escape(token.encode("ascii")) + rb"(?![0-9A-Za-z.+\-]))[\-0-9NI][0-9A-Za-z.+\-]*+"
+    skip = rb'(?:[^"\-0-9NI]++|"(?:[^"\\]++|\\.)*+"|' + other_token + rb")*+"
+    match = re.match(skip, data, re.DOTALL)
+    assert match is not None
+    return match.end()
+
+
+def _lone_surrogate_offset(data: bytes) -> int | None:
+    import re
+
+    if b"\\ud" not in data and b"\\uD" not in data:
+        return None
+    found = re.search(_LONE_SURROGATE, _blank_escapes(data))
+    return None if found is None else found.start()
+
+
+def _first_fault(data: bytes, max_depth: int | None) -> int | None:
+    """The first place in ``data``, a document json read up to its end, that
+    the adapter refuses although json accepts it: nesting past the bound, a
+    number too long, a lone surrogate."""
+    found = [_long_number_offset(data), _lone_surrogate_offset(data)]
+    if max_depth is not None:
+        found.append(_too_deep_offset(data, max_depth))
+    offsets = [offset for offset in found if offset is not None]
+    return min(offsets) if offsets else None
+
+
+def _loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any]) -> Any:
+    """json.loads with the adapter's hooks, with the cyclic garbage collector
+    paused: a document makes no cycles, and collecting while a million
+    containers are being made costs more than making them.  What was made is
+    then moved out of the collector's sight (``gc.freeze``): refcounting
+    frees it, and no later collection walks it again.  Integers keep json's
+    own fast conversion; their length is checked on the bytes."""
+    import gc
+    import json
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return json.loads(
+            text, object_pairs_hook=object_pairs_hook, parse_float=_bounded_float, parse_constant=_reject_constant
+        )
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
+
+
+# Python 3.13 reports a comma before a closing bracket at the comma; earlier
+# versions, where the bracket makes the text invalid.  The bracket it is.
+TRAILING_COMMA_MESSAGE = "Illegal trailing comma"
+JSON_WHITESPACE = " \t\n\r"
+
+
+def _syntax_stop(text: str, error: Any) -> int:
+    """Where json's syntax error lies, the same on every Python."""
+    position: int = error.pos
+    if error.msg.startswith(TRAILING_COMMA_MESSAGE):
+        position += 1
+        while position < len(text) and text[position] in JSON_WHITESPACE:
+            position += 1
+    return position
+
+
+def _decode(data: bytes, text: str, max_depth: int | None, hook: Callable[[list[tuple[str, Any]]], Any]) -> Any:
+    """json's value of ``text``, or selection_malformed at the first place
+    where the document stops being one the adapter reads."""
+    import json
+
+    try:
+        value = _loads(text, hook)
+    except _OutOfBounds as error:
+        stop = _token_offset(data, error.token)
+    except json.JSONDecodeError as error:
+        stop = len(text[: _syntax_stop(text, error)].encode("utf-8"))
+    except (RecursionError, ValueError):
+        # Nesting past the interpreter's own limit, or an integer past
+        # Python's digit limit: a fault of the kinds _first_fault finds.
+        stop = len(data)
+    else:
+        fault = _first_fault(data, max_depth)
+        if fault is not None:
+            malformed_at(data, fault)
+        return value
+    fault = _first_fault(data[:stop], max_depth)
+    malformed_at(data, stop if fault is None else fault)
 
 
 def parse_json(
     data: bytes,
     max_depth: int | None = MAX_NESTING,
-    object_pairs_hook: Callable[[list[tuple[str, Any]]], JsonObject] | None = None,
+    object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
 ) -> Any:
     """Decode one strict JSON value with the json package's public decoder:
     UTF-8 without BOM, no NaN or Infinity, no lone surrogate, bounded nesting
     and numbers.  A repeated key is refused unless ``object_pairs_hook``
-    says otherwise."""
-    import json
-
+    says otherwise.  A refusal says where the document stops being one."""
     if data.startswith(b"\xef\xbb\xbf"):
-        fail("selection_malformed")
+        malformed_at(data, 0)
     try:
         text = data.decode("utf-8", errors="strict")
-    except UnicodeDecodeError:
-        fail("selection_malformed")
-    try:
-        value = json.loads(
-            text,
-            object_pairs_hook=object_pairs_hook or _unique_object,
-            parse_float=_bounded_float,
-            parse_int=_bounded_int,
-            parse_constant=_reject_constant,
-        )
-    except ProjectionError:
-        raise
-    except (ValueError, RecursionError, MemoryError):
-        # json.JSONDecodeError is a ValueError.
-        fail("selection_malformed")
-    # Only a \\u escape can produce a surrogate: strict UTF-8 never does.
-    find_surrogates = "\\ud" in text or "\\uD" in text
-    walk = max_depth is not None or find_surrogates
-    depth_bound = sys.maxsize if max_depth is None else max_depth
-    if walk and isinstance(value, (dict, list)) and _depth_or_surrogate(value, depth_bound, find_surrogates):
-        fail("selection_malformed")
-    if isinstance(value, str) and find_surrogates and _has_surrogate(value):
-        fail("selection_malformed")
-    return value
+    except UnicodeDecodeError as error:
+        malformed_at(data, error.start)
+    return _decode(data, text, max_depth, object_pairs_hook or _unique_object)
 
 
 def canonical_bytes(value: Any) -> bytes:
@@ -353,32 +787,57 @@ FIELD_KINDS = {"branches": "branch-list", "sources": "source-list", "summaries":
 ITEM_KINDS = {"branch-list": "branch", "source-list": "source", "summary-list": "summary"}
 
 
+class _MarkerFound(Exception):
+    pass
+
+
+def _meet_marker(_value: Any) -> NoReturn:
+    raise _MarkerFound
+
+
+def _holds_repeated_keys(values: Sequence[Any]) -> bool:
+    """Whether any of ``values`` is or holds a RepeatedKeys, found by json's
+    C encoder rather than a walk in Python."""
+    import json
+
+    try:
+        json.dumps(values, default=_meet_marker, check_circular=False)
+    except _MarkerFound:
+        return True
+    return False
+
+
+def _first_holding(values: Sequence[Any]) -> int:
+    """The index of the first of ``values`` that is or holds a RepeatedKeys
+    (one must), by halving: the encoder reads about twice the list."""
+    low, high = 0, len(values)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _holds_repeated_keys(values[low:middle]):
+            high = middle
+        else:
+            low = middle
+    return low
+
+
 def find_duplicate_key(value: Any) -> str:
     """The pointer of the first object, in file order, that repeats a key.
     Below a field that is not allowlisted the pointer stays at the nearest
     enclosing object reached through allowlisted names."""
-    pending: list[tuple[Any, str, str | None, bool]] = [(value, "", "selection", True)]
-    while pending:
-        item, pointer, kind, reachable = pending.pop()
-        children: list[tuple[Any, str, str | None, bool]] = []
-        if type(item) is DuplicateKeyObject:
-            return pointer
+    item: Any = value
+    pointer = ""
+    kind: str | None = "selection"
+    while not isinstance(item, RepeatedKeys):
         if isinstance(item, dict):
-            fields = OBJECT_FIELDS.get(kind or "", frozenset()) if reachable else frozenset()
-            for key, child in item.items():
-                if not isinstance(child, (dict, list)):
-                    continue
-                if key in fields:
-                    children.append((child, f"{pointer}/{key}", FIELD_KINDS.get(key), True))
-                else:
-                    children.append((child, pointer, None, False))
-        elif isinstance(item, list):
-            item_kind = ITEM_KINDS.get(kind or "")
-            for index, child in enumerate(item):
-                if isinstance(child, (dict, list)):
-                    children.append((child, f"{pointer}/{index}" if reachable else pointer, item_kind, reachable))
-        pending.extend(reversed(children))
-    return ""
+            keys = list(item)
+            key = keys[_first_holding([item[k] for k in keys])]
+            if key not in OBJECT_FIELDS.get(kind or "", frozenset()):
+                return pointer
+            item, pointer, kind = item[key], f"{pointer}/{key}", FIELD_KINDS.get(key)
+        else:
+            index = _first_holding(item)
+            item, pointer, kind = item[index], f"{pointer}/{index}", ITEM_KINDS.get(kind or "")
+    return pointer
 
 
 class SelectionPlaces:
@@ -405,12 +864,14 @@ class _Walk:
     reference, in file order, each with where it is.  A pointer is built only
     when it is needed: field pointers are (object pointer, field name)."""
 
-    __slots__ = ("collect", "scanned", "source_refs")
+    __slots__ = ("collect", "hidden", "scanned", "source_refs")
 
     def __init__(self, collect: bool) -> None:
         self.collect = collect
         self.scanned: list[tuple[str, str, str]] = []
         self.source_refs: list[tuple[str, str, str]] = []
+        # Where a text holds an invisible character no rule allows.
+        self.hidden: list[str] = []
 
 
 def _require_object(value: Any, fields: frozenset[str], required: frozenset[str], where: str) -> JsonObject:
@@ -461,18 +922,19 @@ def _require_revision(value: Any, where: str) -> int:
 def has_visible_character(text: str) -> bool:
     """True when some character would show: a letter, number, punctuation or
     symbol other than the blank-looking fillers."""
-    import unicodedata
+    import re
 
-    for char in text:
-        if "!" <= char <= "~":
-            return True
-        if char not in BLANK_GRAPHEMES and unicodedata.category(char)[0] in VISIBLE_CATEGORIES:
-            return True
-    return False
+    if re.search("[!-~]", text) is not None:
+        return True
+    if not _visible_class:
+        _visible_class.append(re.compile(_table_class(UCD_VISIBLE)))
+    return _visible_class[0].search(text) is not None
 
 
 def _require_text(value: Any, where: str, walk: _Walk) -> str:
     """A summary's text, in the summary at ``where``."""
+    import re
+
     if not isinstance(value, str):
         fail("selection_schema", where + "/text")
     if len(value) > MAX_TEXT_CHARS:
@@ -480,15 +942,25 @@ def _require_text(value: Any, where: str, walk: _Walk) -> str:
     if value.isascii():
         # Most text: visible unless only spaces, tabs and line breaks; clean
         # unless it holds another control character.
-        if not value.strip(ASCII_BLANK) or not (value.isprintable() or FORBIDDEN_TEXT_CHARS.isdisjoint(value)):
+        clean = value.isprintable() or re.search(FORBIDDEN_TEXT_PATTERN, value) is None
+        if not clean or not value.strip(ASCII_BLANK):
             fail("selection_schema", where + "/text")
     else:
         if _has_surrogate(value):
             fail("selection_malformed")
         # isprintable() is the fast path; tab, newline, joiners and other
         # format characters are allowed, so False only means "look closer".
-        clean = value.isprintable() or (FORBIDDEN_TEXT_CHARS.isdisjoint(value) and BIDI_CONTROLS.isdisjoint(value))
-        if not clean or not has_visible_character(value) or _has_hidden_tags(value):
+        clean = value.isprintable() or re.search(FORBIDDEN_TEXT_PATTERN, value) is None
+        if not clean or not has_visible_character(value):
+            fail("selection_schema", where + "/text")
+        # A selection being accepted is held to where each invisible
+        # character may stand (which covers tags and selector runs); the
+        # refusal waits for the secret scan, so that a secret is reported as
+        # a secret.  A state being read back keeps the rules it was accepted by.
+        if walk.collect:
+            if misplaced_invisible(value):
+                walk.hidden.append(where + "/text")
+        elif _has_hidden_tags(value):
             fail("selection_schema", where + "/text")
     if walk.collect:
         walk.scanned.append((where, "text", value))
@@ -504,15 +976,250 @@ def _has_hidden_tags(text: str) -> bool:
 
     if re.search(VARIATION_SELECTOR_RUN, text) is not None:
         return True
-    # max() is a C-level pass: tag characters sit near the top of the range.
-    if max(text) < TAG_FIRST:
-        return False
     tags = f"[{TAG_FIRST}-{TAG_LAST}]"
     if re.search(tags, text) is None:
         return False
     for flag in TAG_FLAGS:
         text = text.replace(flag, "")
     return re.search(tags, text) is not None
+
+
+def unicode_ranges(table: str) -> Iterator[tuple[str, int, int]]:
+    """(key, first, last) for each range of a generated table; a "KEY=" token
+    starts the ranges of a key, and the key is "" until one does."""
+    key = ""
+    for token in table.split():
+        key, _, span = token.rpartition("=") if "=" in token else (key, "", token)
+        first, _, last = span.partition("-")
+        yield key, int(first, 16), int(last or first, 16)
+
+
+def _spelled(ranges: Iterable[tuple[int, int]]) -> str:
+    return "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in ranges)
+
+
+def _char_class(ranges: Iterable[tuple[int, int]]) -> str:
+    """A regex matching one character of sorted, disjoint ranges, quickly
+    either way: re looks a BMP character up in a bitmap but compares any
+    character the bitmap lacks with every range above the BMP, so those
+    ranges stand behind a guard that only such characters pass."""
+    bmp = [(first, min(last, 0xFFFF)) for first, last in ranges if first <= 0xFFFF]
+    astral = [(max(first, 0x10000), last) for first, last in ranges if last > 0xFFFF]
+    above = f"(?=[\\U00010000-\\U{sys.maxunicode:08x}])[{_spelled(astral)}]"
+    if not astral:
+        return f"[{_spelled(bmp)}]"
+    return f"(?:[{_spelled(bmp)}]|{above})" if bmp else above
+
+
+def _table_ranges(table: str) -> list[tuple[int, int]]:
+    return sorted((first, last) for _key, first, last in unicode_ranges(table))
+
+
+def _table_class(table: str) -> str:
+    return _char_class(_table_ranges(table))
+
+
+def _scanning_class(ranges: Iterable[tuple[int, int]]) -> str:
+    """A plain class, for a pattern that is only this class: re then scans
+    for it without running its engine at each character."""
+    return f"[{_spelled(ranges)}]"
+
+
+JOINERS = "[\\u200c\\u200d]"
+# The judged characters that may also follow their letter after up to two
+# inherited marks (a letter with its accents): they are judged in a copy of
+# the text without those marks.
+AFTER_MARKS = "[\\u00ad\\u200b-\\u200d]"
+
+
+def _standardized_places() -> str:
+    """2: a standardized variation sequence."""
+    bases: dict[str, list[tuple[int, int]]] = {}
+    for key, first, last in unicode_ranges(UCD_STANDARDIZED_VARIANTS):
+        bases.setdefault(key, []).append((first, last))
+    return "|".join(f"\\u{key}(?<={_char_class(sorted(bases[key]))}\\u{key})" for key in sorted(bases))
+
+
+def _joiner_places() -> str:
+    """1: a ZWJ between two pictographs, the first maybe with its emoji
+    presentation selector or a skin tone.  (Rule 3's joiners, between
+    letters or marks of one script, are judged by their neighbours.)"""
+    pictograph = _table_class(UCD_EMOJI_PICTOGRAPHS)
+    modifiers = _spelled(_table_ranges(UCD_EMOJI_MODIFIERS))
+    return f"\\u200d(?:(?<={pictograph}\\u200d)|(?<={pictograph}[\\ufe0f{modifiers}]\\u200d))(?={pictograph})"
+
+
+# Each kind of judged invisible character (a pattern), and how to write the
+# pattern of its allowed places: the character, then what must precede it
+# (looking behind) and what must follow.  What precedes is never a
+# default-ignorable character, except in an emoji ZWJ sequence: so two of
+# them in a row are refused unless rule 1 allows them.  A text passes when a
+# kind has as many allowed places as characters.
+ALLOWED_PLACES: dict[str, Callable[[], str]] = {
+    # 1: a text or emoji presentation selector after a character that has both.
+    "[\\ufe0e\\ufe0f]": lambda: f"[\\ufe0e\\ufe0f](?<={_table_class(UCD_EMOJI_VARIATION_BASES)}[\\ufe0e\\ufe0f])",
+    JOINERS: _joiner_places,
+    # 4: a zero-width space between two characters of scripts written without spaces.
+    "\\u200b": lambda: f"\\u200b(?<={_table_class(UCD_SPACELESS)}\\u200b)(?={_table_class(UCD_SPACELESS)})",
+    # 5: a soft hyphen between two letters.
+    "\\u00ad": lambda: f"\\u00ad(?<={_table_class(UCD_LETTERS)}\\u00ad)(?={_table_class(UCD_LETTERS)})",
+    # 5: a Mongolian free variation selector after a Mongolian letter.
+    "[\\u180b-\\u180d\\u180f]": lambda: (
+        f"[\\u180b-\\u180d\\u180f](?<={_table_class(UCD_MONGOLIAN_LETTERS)}[\\u180b-\\u180d\\u180f])"
+    ),
+    # 2: an ideographic variation selector after a CJK unified ideograph.
+    "[\\U000e0100-\\U000e01ef]": lambda: (
+        f"[\\U000e0100-\\U000e01ef](?<={_table_class(UCD_UNIFIED_IDEOGRAPHS)}[\\U000e0100-\\U000e01ef])"
+    ),
+    "[\\ufe00-\\ufe0d]": _standardized_places,
+}
+# The kinds of one or two characters, found by a plain substring test; the
+# others (selectors) only after one pattern for all of them found one.
+KIND_CHARS = {"[\\ufe0e\\ufe0f]": "\ufe0e\ufe0f", JOINERS: "\u200c\u200d", "\\u200b": "\u200b", "\\u00ad": "\u00ad"}
+SELECTOR_KINDS = "[\\u180b-\\u180d\\u180f\\ufe00-\\ufe0d\\U000e0100-\\U000e01ef]"
+
+
+class UnicodeRules:
+    """The tables, compiled on first use (most text needs none of them): the
+    default-ignorable characters, those no rule allows, the judged ones and
+    their kinds, each kind's allowed places (compiled when a text first holds
+    one), and the script of each letter or mark of a joining script."""
+
+    __slots__ = (
+        "allowed",
+        "ignorable",
+        "inherited",
+        "marks",
+        "never",
+        "script_firsts",
+        "script_names",
+        "scripts",
+    )
+
+    def __init__(self) -> None:
+        import re
+
+        self.ignorable = re.compile(_scanning_class(_table_ranges(UCD_DEFAULT_IGNORABLE)))
+        judged = {cp for first, last in _table_ranges(JUDGED_INVISIBLES) for cp in range(first, last + 1)}
+        never: list[tuple[int, int]] = []
+        for first, last in _table_ranges(UCD_DEFAULT_IGNORABLE):
+            for cp in range(first, last + 1):
+                if cp in judged:
+                    continue
+                if never and never[-1][1] == cp - 1:
+                    never[-1] = (never[-1][0], cp)
+                else:
+                    never.append((cp, cp))
+        self.never = re.compile(_scanning_class(never))
+        plain_inherited = _scanning_class(_table_ranges(UCD_INHERITED_MARKS))
+        self.inherited = re.compile(plain_inherited)
+        self.marks = re.compile(f"{plain_inherited}{{1,2}}(?={AFTER_MARKS})")
+        self.allowed: dict[str, re.Pattern[str]] = {}
+        # Range starts, and the script of each range ("" between ranges).
+        self.script_firsts: list[int] = []
+        self.script_names: list[str] = []
+        self.scripts: dict[str, str] = {}
+
+    def allowed_places(self, kind: str) -> re.Pattern[str]:
+        import re
+
+        if kind not in self.allowed:
+            self.allowed[kind] = re.compile(ALLOWED_PLACES[kind]())
+        return self.allowed[kind]
+
+    def scripts_of(self, chars: set[str]) -> dict[str, str]:
+        """The joining script of each letter or mark, "" for other characters."""
+        import bisect
+
+        if not self.script_firsts:
+            after = 0
+            for first, last, key in sorted((f, la, k) for k, f, la in unicode_ranges(UCD_JOINING_SCRIPTS)):
+                self.script_firsts += [after, first]
+                self.script_names += ["", key]
+                after = last + 1
+            self.script_firsts.append(after)
+            self.script_names.append("")
+        for char in chars - self.scripts.keys():
+            self.scripts[char] = self.script_names[bisect.bisect_right(self.script_firsts, ord(char)) - 1]
+        return self.scripts
+
+
+_unicode_rules_built: list[UnicodeRules] = []
+
+
+def _unicode_rules() -> UnicodeRules:
+    if not _unicode_rules_built:
+        _unicode_rules_built.append(UnicodeRules())
+    return _unicode_rules_built[0]
+
+
+def misplaced_invisible(text: str) -> bool:
+    """True when a default-ignorable character stands where no rule allows
+    it: where it does not change how the visible text around it is drawn."""
+    import re
+
+    rules = _unicode_rules()
+    if rules.ignorable.search(text) is None:
+        return False
+    if TAG_LAST in text:
+        # A recommended flag's tags are its own: the flag counts as its base.
+        for flag in TAG_FLAGS:
+            text = text.replace(flag, flag[0])
+    if rules.never.search(text) is not None:
+        return True
+    # Inherited marks before a joiner, a zero-width space or a soft hyphen
+    # belong to the letter before them: those kinds are judged without them.
+    inherited = rules.inherited.search(text) is not None
+    unmarked = rules.marks.sub("", text) if inherited else text
+    selectors = re.search(SELECTOR_KINDS, text) is not None
+    for kind in ALLOWED_PLACES:
+        if not _holds(text, kind, selectors):
+            continue
+        # What no allowed place accounts for; each place costs the regex
+        # engine one step, nothing costs Python.
+        left = rules.allowed_places(kind).sub("", unmarked if kind in ("\\u200b", "\\u00ad") else text)
+        if kind == JOINERS and _holds(left, kind, selectors):
+            left = rules.marks.sub("", left) if inherited else left
+            if not _joined_within_a_script(rules, left):
+                return True
+        elif _holds(left, kind, selectors):
+            return True
+    return False
+
+
+def _holds(text: str, kind: str, selectors: bool) -> bool:
+    """Whether a text holds a character of a judged kind; ``selectors`` says
+    whether it holds any selector at all."""
+    import re
+
+    if kind in KIND_CHARS:
+        return any(char in text for char in KIND_CHARS[kind])
+    return selectors and re.search(kind, text) is not None
+
+
+def _joined_within_a_script(rules: UnicodeRules, text: str) -> bool:
+    """Rule 3: every joiner stands between two letters or marks of one
+    joining script.  The neighbours' scripts are compared pairwise only when
+    they are not all of one script, and by map() and all(), which loop in C."""
+    import operator
+
+    pieces = text.replace("\u200c", "\u200d").split("\u200d")
+    try:
+        # A joiner first, last or next to another leaves an empty piece.
+        before = list(map(operator.itemgetter(-1), pieces[:-1]))
+        after = list(map(operator.itemgetter(0), pieces[1:]))
+    except IndexError:
+        return False
+    chars = set(before)
+    chars.update(after)
+    script = rules.scripts_of(chars).__getitem__
+    found = set(map(script, chars))
+    if "" in found:
+        return False
+    return len(found) == 1 or all(map(operator.eq, map(script, before), map(script, after)))
+
+
+_visible_class: list[re.Pattern[str]] = []
 
 
 # NFKC expands a few characters many times over (U+FDFA into 18).  A fold
@@ -757,6 +1464,8 @@ def check_selection(value: Any, scan_secrets: bool = True) -> tuple[JsonObject, 
             canonical[name] = sorted(ids)
     if scan_secrets:
         _refuse_secrets(walk.scanned)
+    if walk.hidden:
+        fail("selection_schema", walk.hidden[0])
     return canonical, places
 
 
@@ -799,12 +1508,12 @@ def check_selection_bytes(data: bytes) -> tuple[JsonObject, SelectionPlaces]:
         fail("selection_too_large")
     repeated: list[bool] = []
 
-    def marking(pairs: list[tuple[str, Any]]) -> JsonObject:
+    def marking(pairs: list[tuple[str, Any]]) -> JsonObject | RepeatedKeys:
         obj = dict(pairs)
         if len(obj) == len(pairs):
             return obj
         repeated.append(True)
-        return DuplicateKeyObject(obj)
+        return RepeatedKeys()
 
     value = parse_json(data, object_pairs_hook=marking)
     if repeated:
@@ -2714,6 +3423,26 @@ def reconcile(
     return _state_from(selection, hashes, state["highWater"], tombstones), False
 
 
+def update_changes(state: JsonObject | None, selection: JsonObject, accepted: JsonObject) -> dict[str, int]:
+    """What accepting ``selection`` changed, counted against ``state`` (None
+    for first use): branches new to the snapshot and not withheld, listed
+    again with a higher sourceRevision, newly tombstoned, and restored."""
+    before = {b["branchId"]: b["sourceRevision"] for b in state["snapshot"]["branches"]} if state else {}
+    old_tombstones = set(state["tombstones"]) if state else set()
+    new_tombstones = set(accepted["tombstones"])
+    listed = {b["branchId"]: b["sourceRevision"] for b in selection["branches"]}
+    return {
+        "branchesAdded": sum(1 for b in listed if b not in before and b not in new_tombstones),
+        "branchesChanged": sum(1 for b, revision in listed.items() if b in before and revision > before[b]),
+        "branchesTombstoned": len(new_tombstones - old_tombstones),
+        "branchesRestored": len(old_tombstones - new_tombstones),
+    }
+
+
+# What a rebuild, a replay and a migration change: nothing.
+NO_CHANGES = dict.fromkeys(("branchesAdded", "branchesChanged", "branchesTombstoned", "branchesRestored"), 0)
+
+
 def committed_state_bytes(state: JsonObject) -> bytes:
     """state.json as it would be committed, or state_limit when its own
     reader would refuse it later: nothing is committed past those bounds."""
@@ -2868,45 +3597,131 @@ def _edge(provenance: JsonObject, source: str, target: str, relation: str, revis
     }
 
 
-def _branch_nodes(provenance: JsonObject, branch: JsonObject) -> Iterator[JsonObject]:
-    """The branch's own node, then its sources and summaries."""
-    branch_id = branch["branchId"]
-    revision = branch["sourceRevision"]
-    yield {
+def _branch_node(provenance: JsonObject, branch: JsonObject) -> JsonObject:
+    return {
         **provenance,
-        "id": "branch:" + branch_id,
-        "label": branch_id,
+        "id": "branch:" + branch["branchId"],
+        "label": branch["branchId"],
         "nodeKind": "branch",
         "file_type": "concept",
-        "branchId": branch_id,
-        "sourceRevision": revision,
+        "branchId": branch["branchId"],
+        "sourceRevision": branch["sourceRevision"],
     }
-    for source in branch["sources"]:
-        yield {
+
+
+def summary_chunks(role: str, text: str) -> list[str]:
+    """The chunks a summary is also projected in, so that Graphify's query
+    prints every approved word: none when it prints the label whole, else as
+    few as fit, each labelled ``<role> (<k>/<n>): <chunk>`` in at most
+    QUERY_LABEL_CHARS characters.  Chunks break at whitespace, or inside a
+    run without whitespace longer than UNBROKEN_RUN_CHARS; joined (a space
+    where they broke at whitespace) they are the text's words, one space
+    apart."""
+    import re
+
+    if len(role) + 2 + len(text) <= QUERY_LABEL_CHARS and re.search(QUERY_DELETED, text) is None:
+        return []
+    words = " ".join(text.split())
+    digits = 1
+    # The room in a label depends on how many digits n has: n is the
+    # smallest count that fits with labels written for its own width.
+    while True:
+        chunks = _fill_chunks(words, role, digits)
+        if len(str(len(chunks))) <= digits:
+            return chunks
+        digits += 1
+
+
+def _fill_chunks(words: str, role: str, digits: int) -> list[str]:
+    """Each chunk as long as its label leaves room for, when n has ``digits``
+    digits: filling each to the latest allowed break gives the fewest."""
+    chunks: list[str] = []
+    start = 0
+    while True:
+        end = start + QUERY_LABEL_CHARS - len(f"{role} ({len(chunks) + 1}/{'9' * digits}): ")
+        if end >= len(words):
+            chunks.append(words[start:])
+            return chunks
+        if words[end] == " ":
+            chunks.append(words[start:end])
+            start = end + 1
+            continue
+        # The run of non-space characters that the end falls inside.
+        run_start = words.rfind(" ", 0, end) + 1
+        run_end = words.find(" ", end)
+        if run_end < 0:
+            run_end = len(words)
+        if run_start < end and run_end - run_start > UNBROKEN_RUN_CHARS:
+            chunks.append(words[start:end])
+            start = end
+        else:
+            chunks.append(words[start : run_start - 1])
+            start = run_start
+
+
+def _summary_nodes(provenance: JsonObject, branch: JsonObject, summary: JsonObject) -> list[JsonObject]:
+    """The summary's node, then its parts if it has any."""
+    node_id = f"branch:{branch['branchId']}:summary:{summary['summaryId']}"
+    attributes: JsonObject = {
+        "summaryId": summary["summaryId"],
+        "role": summary["role"],
+        "kind": summary["kind"],
+        "sourceRevision": branch["sourceRevision"],
+    }
+    if "memoryRef" in summary:
+        attributes["memoryRef"] = summary["memoryRef"]
+    node = {
+        **provenance,
+        "id": node_id,
+        # The role leads the label so that every Graphify answer shows who said it.
+        "label": f"{summary['role']}: {summary['text']}",
+        "nodeKind": "summary",
+        "file_type": "rationale",
+        **attributes,
+    }
+    chunks = summary_chunks(summary["role"], summary["text"])
+    parts = [
+        {
             **provenance,
-            "id": "source:" + source["refId"],
-            "label": source["refId"],
-            "nodeKind": "source",
-            "file_type": "document",
-            "refId": source["refId"],
-            "sha256": source["sha256"],
-        }
-    for summary in branch["summaries"]:
-        node = {
-            **provenance,
-            "id": f"branch:{branch_id}:summary:{summary['summaryId']}",
-            # The role leads the label so that every Graphify answer shows who said it.
-            "label": f"{summary['role']}: {summary['text']}",
-            "nodeKind": "summary",
+            "id": f"{node_id}:part:{k}",
+            "label": f"{summary['role']} ({k}/{len(chunks)}): {chunk}",
+            "nodeKind": "summary_part",
             "file_type": "rationale",
-            "summaryId": summary["summaryId"],
-            "role": summary["role"],
-            "kind": summary["kind"],
-            "sourceRevision": revision,
+            **attributes,
+            "part": k,
+            "parts": len(chunks),
         }
-        if "memoryRef" in summary:
-            node["memoryRef"] = summary["memoryRef"]
-        yield node
+        for k, chunk in enumerate(chunks, 1)
+    ]
+    return [node, *parts]
+
+
+# Each kind of attached node, and the relation of the edge that reaches it.
+RELATION_TO = {"source": "attached_source", "summary": "approved_summary", "summary_part": "summary_part"}
+
+
+def _attached_nodes(provenance: JsonObject, branch: JsonObject) -> Iterator[tuple[str, JsonObject]]:
+    """Each node a branch brings besides its own, with the node its edge
+    starts from: the branch for sources and summaries, the summary for a part."""
+    branch_id = "branch:" + branch["branchId"]
+    for source in branch["sources"]:
+        yield (
+            branch_id,
+            {
+                **provenance,
+                "id": "source:" + source["refId"],
+                "label": source["refId"],
+                "nodeKind": "source",
+                "file_type": "document",
+                "refId": source["refId"],
+                "sha256": source["sha256"],
+            },
+        )
+    for summary in branch["summaries"]:
+        node, *parts = _summary_nodes(provenance, branch, summary)
+        yield branch_id, node
+        for part in parts:
+            yield node["id"], part
 
 
 def project(state: JsonObject) -> Projection:
@@ -2919,17 +3734,16 @@ def project(state: JsonObject) -> Projection:
     nodes: dict[str, JsonObject] = {}
     edges: list[JsonObject] = []
     for branch in projected:
-        branch_node, *attached = _branch_nodes(provenance, branch)
+        branch_node = _branch_node(provenance, branch)
         revision = branch["sourceRevision"]
         nodes[branch_node["id"]] = branch_node
         if branch.get("parentBranchId") in projected_ids:
             edges.append(
                 _edge(provenance, branch_node["id"], "branch:" + branch["parentBranchId"], "forked_from", revision)
             )
-        for node in attached:
+        for origin, node in _attached_nodes(provenance, branch):
             nodes[node["id"]] = node
-            relation = "attached_source" if node["nodeKind"] == "source" else "approved_summary"
-            edges.append(_edge(provenance, branch_node["id"], node["id"], relation, revision))
+            edges.append(_edge(provenance, origin, node["id"], RELATION_TO[node["nodeKind"]], revision))
     extraction: JsonObject = {
         "nodes": [nodes[key] for key in sorted(nodes)],
         "edges": sorted(edges, key=lambda e: (e["source"], e["target"], e["relation"])),
@@ -2942,6 +3756,7 @@ def project(state: JsonObject) -> Projection:
         "branches": len(projected),
         "sources": kinds.count("source"),
         "summaries": sum(len(b["summaries"]) for b in projected),
+        "summaryParts": kinds.count("summary_part"),
         "edges": len(edges),
         "tombstones": len(tombstones),
         "withheldBranches": len(listed) - len(projected),
@@ -3794,7 +4609,7 @@ class Outcome:
     Graphify's version, and for a refusal where (``at``), which secret rule,
     and whether the published graph was withdrawn."""
 
-    __slots__ = ("at", "code", "extra", "graphify_version", "rule", "secret_fields", "withdrawn")
+    __slots__ = ("at", "code", "column", "extra", "graphify_version", "line", "rule", "secret_fields", "withdrawn")
 
     def __init__(self, code: str, extra: dict[str, Any], graphify_version: str | None = None) -> None:
         self.code = code
@@ -3803,6 +4618,8 @@ class Outcome:
         self.at: str | None = None
         self.rule: str | None = None
         self.withdrawn = False
+        self.line: int | None = None
+        self.column: int | None = None
         self.secret_fields: int | None = None
 
     @classmethod
@@ -3811,6 +4628,8 @@ class Outcome:
         outcome.at = error.at
         outcome.rule = error.rule
         outcome.withdrawn = error.withdrawn
+        outcome.line = error.line
+        outcome.column = error.column
         outcome.secret_fields = error.secret_fields
         return outcome
 
@@ -3867,7 +4686,7 @@ def _build_published_graph(owned: OwnedDir, state: JsonObject, projection: Proje
     return graph
 
 
-def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outcome:
+def publish(owned: OwnedDir, state: JsonObject, changes: Mapping[str, int], loader: GraphifyLoader) -> Outcome:
     """Extraction, then the graph through Graphify, then the receipt, last."""
     projection = project(state)
     extraction = extraction_bytes(projection)
@@ -3884,23 +4703,27 @@ def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outco
     graph_sha = sha256_hex(graph)
     owned.write_atomic(RECEIPT_NAME, receipt_bytes(state, graph_sha, sha256_hex(extraction), api.version))
     # From here the graph is published: a signal no longer changes the answer.
-    status = dict(_status(projection, state, left_out=True), graphSha256=graph_sha)
+    status = dict(_status(projection, state, left_out=True), graphSha256=graph_sha, **changes)
     return Outcome("built", status, api.version)
 
 
-def accept(owned: OwnedDir, selection: JsonObject | None, places: SelectionPlaces | None = None) -> JsonObject:
-    """Reconcile and, unless it is a replay or a rebuild, commit state.json."""
+def accept(
+    owned: OwnedDir, selection: JsonObject | None, places: SelectionPlaces | None = None
+) -> tuple[JsonObject, Mapping[str, int]]:
+    """Reconcile and, unless it is a replay or a rebuild, commit state.json;
+    return the accepted state and what the update changed."""
     state = read_state(owned)
     if selection is None:
         if state is None:
             fail("state_missing")
-        return state
+        return state, NO_CHANGES
     accepted, replay = reconcile(state, selection, places)
-    if not replay:
-        data = committed_state_bytes(accepted)
-        SIGNALS.check()
-        owned.write_atomic(STATE_NAME, data)
-    return accepted
+    if replay:
+        return accepted, NO_CHANGES
+    data = committed_state_bytes(accepted)
+    SIGNALS.check()
+    owned.write_atomic(STATE_NAME, data)
+    return accepted, update_changes(state, selection, accepted)
 
 
 def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader) -> Outcome:
@@ -3913,7 +4736,7 @@ def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader) -> 
         if isinstance(loaded, ProjectionError):
             raise loaded
         selection, places = loaded if loaded is not None else (None, None)
-        return publish(owned, accept(owned, selection, places), loader)
+        return publish(owned, *accept(owned, selection, places), loader)
     except BaseException as error:
         try:
             remove_derived(owned)
@@ -3934,6 +4757,7 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
     if isinstance(loaded, ProjectionError):
         raise loaded
     state = read_state(owned) if owned is not None else None
+    changes: Mapping[str, int] = NO_CHANGES
     if loaded is None:
         if state is None:
             fail("state_missing")
@@ -3942,7 +4766,8 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
         accepted, replay = reconcile(state, *loaded)
         if not replay:
             committed_state_bytes(accepted)
-    return Outcome("checked", _status(project(accepted), accepted, left_out=True))
+            changes = update_changes(state, loaded[0], accepted)
+    return Outcome("checked", dict(_status(project(accepted), accepted, left_out=True), **changes))
 
 
 def verify(owned: OwnedDir | None) -> Outcome:
@@ -4067,6 +4892,9 @@ def result_line(outcome: Outcome) -> str:
             result["secretFields"] = outcome.secret_fields
         if outcome.withdrawn:
             result["withdrawn"] = True
+        if outcome.line is not None and outcome.column is not None:
+            result["line"] = outcome.line
+            result["column"] = outcome.column
     return json.dumps(result, sort_keys=True, separators=(",", ":"))
 
 

@@ -46,11 +46,13 @@ SUCCESS_KEYS = ALWAYS_KEYS | {
 }
 # What built and checked add: what the selection listed but the graph left out.
 LEFT_OUT_KEYS = {"withheldBranches", "missingParents"}
+# And what the update changed against the state before it.
+CHANGE_KEYS = {"branchesAdded", "branchesChanged", "branchesTombstoned", "branchesRestored"}
 # The exact keys of each success.
 SUCCESS_KEYS_BY_CODE = {
-    "built": SUCCESS_KEYS | LEFT_OUT_KEYS | {"graphSha256"},
-    "checked": SUCCESS_KEYS | LEFT_OUT_KEYS,
-    "verified": SUCCESS_KEYS | {"graphSha256"},
+    "built": SUCCESS_KEYS | LEFT_OUT_KEYS | CHANGE_KEYS | {"graphSha256", "summaryParts"},
+    "checked": SUCCESS_KEYS | LEFT_OUT_KEYS | CHANGE_KEYS | {"summaryParts"},
+    "verified": SUCCESS_KEYS | {"graphSha256", "summaryParts"},
 }
 # CI sets this so that a missing dev tool fails instead of skipping.
 REQUIRE_DEV_TOOLS = os.environ.get("CP_REQUIRE_DEV_TOOLS") == "1"
@@ -120,6 +122,17 @@ def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "COVERAGE"))}
     env.update(extra)
     return env
+
+
+def changes_of(result: Any) -> tuple[int, int, int, int]:
+    """A success's four change counts: added, changed, tombstoned, restored."""
+    counts = result.json if hasattr(result, "json") else result
+    return (
+        counts["branchesAdded"],
+        counts["branchesChanged"],
+        counts["branchesTombstoned"],
+        counts["branchesRestored"],
+    )
 
 
 class Result:
@@ -235,10 +248,13 @@ class TempDirTestCase(unittest.TestCase):
         rule: str | None = None,
         withdrawn: bool = False,
         secret_fields: int | None = None,
+        stop: tuple[int, int] | None = None,
     ) -> None:
         """The one line, its code and exit, and exactly the keys it must have:
         ``at``, ``rule`` and ``withdrawn`` are present only when expected;
-        ``secretFields`` on every selection_secret (1 unless told)."""
+        ``secretFields`` on every selection_secret (1 unless told); a
+        malformed selection always says where it stops (``stop``: the line
+        and column expected, when given)."""
         expected_exit = cp.CODES[code] if exit_code is None else exit_code
         self.assertEqual(result.stderr, b"", "stderr must stay empty")
         self.assertEqual(len(result.lines), 1, "exactly one result line")
@@ -261,6 +277,10 @@ class TempDirTestCase(unittest.TestCase):
                 if value is not None:
                     expected.add(key)
                     self.assertEqual(result.json[key], value, key)
+            if code == "selection_malformed":
+                expected |= {"line", "column"}
+                if stop is not None:
+                    self.assertEqual((result.json["line"], result.json["column"]), stop)
             self.assertEqual(keys, expected)
         line = result.lines[0]
         self.assertEqual(line, json.dumps(json.loads(line), sort_keys=True, separators=(",", ":")))

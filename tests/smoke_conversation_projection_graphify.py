@@ -24,6 +24,7 @@ from cp_testlib import (
     cp,
     fixture,
     run_module,
+    summary,
 )
 
 PUBLISHED = ["extraction.json", "graph.json", "receipt.json", "state.json"]
@@ -41,6 +42,77 @@ def graphify_command() -> str:
     if found is None:
         raise unittest.SkipTest("the graphify command is not installed")
     return found
+
+
+def approved_texts() -> dict[str, tuple[str, str]]:
+    """Branch name -> (summary text, a word that only its last part holds, or
+    when it has no parts only its label; "" for the branch's own name)."""
+    words = [
+        "keep",
+        "the",
+        "nightly",
+        "snapshot",
+        "and",
+        "copy",
+        "it",
+        "to",
+        "the",
+        "external",
+        "drive",
+        "every",
+        "sunday",
+    ]
+
+    def prose(length: int, end: str) -> str:
+        text = ""
+        while len(text) < length:
+            text += words[len(text) % len(words)] + " "
+        return text[: length - len(end) - 1].rstrip() + " " + end
+
+    url = "https://example.org/plans/" + "".join("abcdefghij0123456789/"[i * 7 % 21] for i in range(574))
+    non_latin = ("Резервная копия каждую ночь 每晚备份到外部硬盘 बाहरी ड्राइव पर प्रति रात बैकअप " * 30)[:1980]
+    return {
+        "one": ("Q", ""),
+        "label-of-256": (prose(250, "fitsexactly"), "fitsexactly"),
+        "text-of-255": (prose(255, "endofduo"), "endofduo"),
+        "text-of-256": (prose(256, "endoftrio"), "endoftrio"),
+        "text-of-257": (prose(257, "endofquartet"), "endofquartet"),
+        "lines-of-1000": (
+            "\n".join(prose(99, f"line{i}") for i in range(9)) + "\n" + prose(99, "endoflines"),
+            "endoflines",
+        ),
+        "tabs-of-2000": (
+            "\t".join(prose(199, f"cell{i}") for i in range(9)) + "\t" + prose(199, "endoftabs"),
+            "endoftabs",
+        ),
+        "url-of-600": ("See " + url + " for the plan, and " + prose(300, "endofurl"), "endofurl"),
+        "non-latin-2000": (non_latin + " endofscripts", "endofscripts"),
+    }
+
+
+def query_reconstruction(answer: str, text: str) -> str:
+    """The approved words from the NODE lines of a query's answer: the summary
+    itself when it fits, else its parts in order, joined by a space where the
+    approved words have one (a run that a part broke inside joins without)."""
+    labels = [line[5 : line.rindex(" [src=")] for line in answer.splitlines() if line.startswith("NODE ")]
+    parts = {}
+    for label in labels:
+        head, _, chunk = label.partition("): ")
+        if head.startswith("user (") and "/" in head:
+            k, n = (int(x) for x in head[len("user (") :].split("/"))
+            parts[k] = (n, chunk)
+    if not parts:
+        (whole,) = (label for label in labels if label.startswith("user: "))
+        return whole[len("user: ") :]
+    count = parts[1][0]
+    assert sorted(parts) == list(range(1, count + 1)), "every part within two hops"
+    words = " ".join(text.split())
+    joined = ""
+    for k in range(1, count + 1):
+        if joined and words[len(joined) : len(joined) + 1] == " ":
+            joined += " "
+        joined += parts[k][1]
+    return joined
 
 
 class TestRealGraphify(TempDirTestCase):
@@ -128,6 +200,45 @@ class TestRealGraphify(TempDirTestCase):
         self.assertNotIn("forked_from", no_hop.stdout + no_hop.stderr)
         child = self.cli("explain", "branch:child")
         self.assertNotIn("forked_from", child.stdout)
+
+    def graphify_text(self, *args: str) -> str:
+        """A command's stdout as written: bytes, decoded, no newline translation."""
+        completed = subprocess.run(
+            [self.graphify, *args, "--graph", os.path.join(self.state, "graph.json")],
+            capture_output=True,
+            env=self.env,
+            timeout=120,
+        )
+        self.assertEqual(completed.returncode, 0, completed.stderr[-500:])
+        return completed.stdout.decode("utf-8")
+
+    def test_the_agent_reads_the_whole_approved_text(self) -> None:
+        samples = approved_texts()
+        value = {
+            "schemaVersion": 1,
+            "corpusId": "agent-reads",
+            "revision": 1,
+            "branches": [
+                {"branchId": name, "sourceRevision": 1, "sources": [], "summaries": [summary("s", text)]}
+                for name, (text, _last_word) in samples.items()
+            ],
+        }
+        built = self.project(value)
+        self.assertResult(built, "built")
+        self.assertResult(self.verify(), "verified")
+        for name, (text, last_word) in samples.items():
+            with self.subTest(name):
+                explained = self.graphify_text("explain", f"branch:{name}:summary:s")
+                # explain prints the label whole, line breaks and tabs included.
+                self.assertEqual(explained[explained.index("Node: ") + 6 : explained.index("\n  ID:")], "user: " + text)
+                seed = last_word if last_word else name
+                answer = self.graphify_text("query", seed)
+                header = answer.splitlines()[0]
+                self.assertIn(f"Graph: {os.path.join(self.state, 'graph.json')} ", header)
+                self.assertEqual(query_reconstruction(answer, text), " ".join(text.split()))
+        self.assertEqual(
+            built.json["summaryParts"], sum(len(cp.summary_chunks("user", t)) for t, _w in samples.values())
+        )
 
     def test_same_bytes_in_two_directories(self) -> None:
         first = os.path.join(self.tmp, "one")

@@ -36,6 +36,7 @@ from cp_testlib import (
     TempDirTestCase,
     blocked_graphify_command,
     branch,
+    changes_of,
     child_env,
     cp,
     encode,
@@ -295,6 +296,56 @@ class TestStrictJson(unittest.TestCase):
         self.assertEqual(cp.parse_json(inside_strings, max_depth=3), {"a": "[[[[", "b": [["{{"]]})
         with self.assertRaises(cp.ProjectionError):
             cp.parse_json(b'{"b": [[[1]]]}', max_depth=3)
+
+    # (document, line, column) of the first place the adapter stops reading.
+    STOPS = (
+        (b"", 1, 1),
+        (b"\xef\xbb\xbf{}", 1, 1),
+        (b'{\n  "a": 1,\n}', 3, 1),
+        (b"[1, 2,]", 1, 7),
+        (b"[1,\n ]", 2, 2),
+        (b'{"a":1 , }', 1, 10),
+        (b"[,]", 1, 2),
+        (b'{"a": "\xc3\xa9\xc3\xa9", x}', 1, 13),
+        (b'{"a":\n "x\xffy"}', 2, 4),
+        (b'{"a": "\xc3\xa9",\n "b": "\xc3\xa9\xff"}', 2, 10),
+        (b'{\n"a": [1,\n  NaN]}', 3, 3),
+        (b'{"a": "NaN", "b": -Infinity}', 1, 19),
+        (b'{"a": "Infinity", "b": [Infinity]}', 1, 25),
+        (b'{"a": [2, 1e999]}', 1, 11),
+        (b'{"a": "' + b"1" * 40 + b'", "b": ' + b"1" * 33 + b"}", 1, 56),
+        (b'{"a": -' + b"1" * 32 + b"}", 1, 7),
+        (b'{"a": 1.' + b"1" * 32 + b"}", 1, 7),
+        (b'{"a": ' + b"9" * 5000 + b"}", 1, 7),
+        (b'{"a": "x\\"[[[", "b": NaN}', 1, 22),
+        (b'{"a": "\\\\", "b": NaN}', 1, 18),
+        (b'{"a": "\\ud800"}', 1, 8),
+        (b'["\\uD800\\uDC00", "\\\\ud800", "\\uDBFF"]', 1, 30),
+        (b"[" * 65 + b"]" * 65, 1, 65),
+        (b'{"a": "[[[[",\n "b": ' + b"[" * 64 + b"]" * 64 + b"}", 2, 70),
+        (b"[" * 100_000 + b"]" * 100_000, 1, 65),
+        (b"[" * 70 + b"}", 1, 65),
+        (b"[" + b'"\xc3\xa9",' * 3 + b"[" * 64 + b"x", 1, 77),
+        (b'[1, "' + b"2" * 40 + b'", ' + b"3" * 40 + b", NaN]", 1, 49),
+    )
+
+    def test_malformed_says_where_it_stops(self) -> None:
+        for data, line, column in self.STOPS:
+            with self.subTest(data=data[:60]):
+                with self.assertRaises(cp.ProjectionError) as caught:
+                    cp.check_selection_bytes(data)
+                self.assertEqual(caught.exception.code, "selection_malformed")
+                self.assertEqual((caught.exception.line, caught.exception.column), (line, column))
+
+    def test_bounds_that_hold_are_not_a_stop(self) -> None:
+        for data in (b'{"a": ' + b"1" * 32 + b"}", b'{"a": -' + b"1" * 31 + b"}", b"[" * 64 + b"]" * 64):
+            with self.subTest(data=data[:40]):
+                self.assertIsNotNone(cp.parse_json(data))
+
+    def test_a_fault_in_a_state_has_no_place(self) -> None:
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.parse_state(b'{"a": NaN}')
+        self.assertEqual((caught.exception.code, caught.exception.line), ("state_corrupt", None))
 
 
 # ---------------------------------------------------------------------------
@@ -2217,6 +2268,77 @@ class TestWhatWasLeftOut(TempDirTestCase):
         self.assertResult(result, "selection_unreadable", withdrawn=True)
         self.assertResult(self.verify(), "receipt_mismatch")
         self.assertResult(self.rebuild(), "built")
+
+
+class TestWhatAnUpdateChanges(TempDirTestCase):
+    """The four change counts, against the state before the run."""
+
+    def changes(self, state: Any, value: dict[str, Any]) -> tuple[int, int, int, int]:
+        checked = accepted(value)
+        new, _ = cp.reconcile(state, checked)
+        return changes_of(cp.update_changes(state, checked, new))
+
+    def test_first_use_counts_against_an_empty_state(self) -> None:
+        self.assertEqual(self.changes(None, family()), (3, 0, 0, 0))
+        self.assertEqual(self.changes(None, family(exclude=["other", "never-seen"])), (2, 0, 2, 0))
+
+    def test_each_count_on_its_own(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family()))
+        grown = family(2)
+        grown["branches"].append(branch("new"))
+        self.assertEqual(self.changes(state, grown), (1, 0, 0, 0))
+        self.assertEqual(self.changes(state, family(2, child_revision=2, text="Corrected.")), (0, 1, 0, 0))
+        omitted = family(2)
+        del omitted["branches"][2]
+        self.assertEqual(self.changes(state, omitted), (0, 0, 1, 0))
+        self.assertEqual(self.changes(state, family(2, exclude=["other", "never-seen"])), (0, 0, 2, 0))
+        excluded, _ = cp.reconcile(state, accepted(family(2, exclude=["other"])))
+        self.assertEqual(self.changes(excluded, family(3, restore=["other"])), (0, 0, 0, 1))
+
+    def test_a_withheld_branch_is_not_added(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family(exclude=["later"])))
+        relisted = family(2)
+        relisted["branches"].append(branch("later"))
+        self.assertEqual(self.changes(state, relisted), (0, 0, 0, 0))
+        self.assertEqual(self.changes(state, dict(relisted, restore=["later"])), (1, 0, 0, 1))
+
+    def test_a_tombstone_already_there_is_not_counted_again(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family(exclude=["other"])))
+        self.assertEqual(self.changes(state, family(2, exclude=["other"])), (0, 0, 0, 0))
+
+    def test_a_lowered_revision_that_still_reconciles_is_no_change(self) -> None:
+        state, _ = cp.reconcile(None, accepted(family(child_revision=3)))
+        self.assertEqual(self.changes(state, family(2, child_revision=3)), (0, 0, 0, 0))
+
+    def test_dry_run_is_the_plan_the_update_then_reports(self) -> None:
+        self.assertEqual(changes_of(self.project(family())), (3, 0, 0, 0))
+        plan = family(2, child_revision=2, text="Corrected.", exclude=["other"])
+        plan["branches"].append(branch("new"))
+        path = self.write_selection(plan)
+        checked = run_standin(["--state-root", self.state, "--selection", path, "--dry-run"])
+        self.assertResult(checked, "checked")
+        built = run_standin(["--state-root", self.state, "--selection", path])
+        self.assertResult(built, "built")
+        self.assertEqual(changes_of(checked), (1, 1, 1, 0))
+        self.assertEqual(changes_of(built), (1, 1, 1, 0))
+
+    def test_rebuild_replay_and_dry_rebuild_change_nothing(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        self.assertEqual(changes_of(self.project(family())), (0, 0, 0, 0))
+        self.assertEqual(changes_of(self.rebuild()), (0, 0, 0, 0))
+        dry = run_standin(["--state-root", self.state, "--dry-run"])
+        self.assertResult(dry, "checked")
+        self.assertEqual(changes_of(dry), (0, 0, 0, 0))
+
+    def test_a_branch_left_out_by_mistake_shows_before_it_is_permanent(self) -> None:
+        self.assertResult(self.project(family()), "built")
+        mistake = family(2)
+        del mistake["branches"][0]
+        path = self.write_selection(mistake)
+        before = self.read("state.json")
+        checked = run_standin(["--state-root", self.state, "--selection", path, "--dry-run"])
+        self.assertEqual(changes_of(checked), (0, 0, 1, 0))
+        self.assertEqual(self.read("state.json"), before)
 
 
 # ---------------------------------------------------------------------------

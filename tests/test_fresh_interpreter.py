@@ -36,6 +36,7 @@ from cp_testlib import (
     MODULE,
     Result,
     TempDirTestCase,
+    changes_of,
     child_env,
     cp,
     fixture,
@@ -393,6 +394,26 @@ class TestSignalsFromOutside(FreshInterpreterCase):
                 self.assertResult(self.cli(["--state-root", self.state]), "built")
 
 
+class TestChangeCountsOnEveryPython(FreshInterpreterCase):
+    """A dry run is the plan: the counts the update then reports."""
+
+    def test_dry_run_then_update(self) -> None:
+        first = self.update(fixture())
+        self.assertResult(first, "built")
+        self.assertEqual(changes_of(first), (2, 0, 1, 0))
+        plan = later(2, exclude=["parent"])
+        plan["branches"][0]["sourceRevision"] += 1
+        path = self.write_selection(plan, "plan.json")
+        checked = self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
+        self.assertResult(checked, "checked")
+        built = self.cli(["--state-root", self.state, "--selection", path])
+        self.assertResult(built, "built")
+        self.assertEqual(changes_of(checked), (0, 1, 1, 0))
+        self.assertEqual(changes_of(built), (0, 1, 1, 0))
+        self.assertEqual(changes_of(self.cli(["--state-root", self.state])), (0, 0, 0, 0))
+        self.assertEqual(changes_of(self.cli(["--state-root", self.state, "--selection", path])), (0, 0, 0, 0))
+
+
 class TestMalformedOnEveryPython(FreshInterpreterCase):
     """Malformed JSON is selection_malformed (and a corrupt state
     state_corrupt), never internal_error, on whichever Python runs this."""
@@ -423,6 +444,22 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
             with self.subTest(data=data[:40]):
                 result = self.cli(["--state-root", self.state, "--selection", self.write_selection(data, f"m{index}")])
                 self.assertResult(result, "selection_malformed")
+
+    def test_malformed_selections_say_where_they_stop(self) -> None:
+        cases = (
+            (b'{\n  "schemaVersion": 1,\n}', (3, 1)),
+            (b'{"corpusId": "\xc3\xa9",\n "x": "\xc3\xa9\xff"}', (2, 10)),
+            (b'{"a": "NaN",\n "b": [1, -Infinity]}', (2, 11)),
+            (b'{"a": "' + b"1" * 40 + b'", "b": ' + b"1" * 33 + b"}", (1, 56)),
+            (b'{"a": 1e999}', (1, 7)),
+            (b'{"a": "\\\\", "b": "\\udc00"}', (1, 19)),
+            (b'{"a": "[[[[",\n "b": ' + b"[" * 64 + b"]" * 64 + b"}", (2, 70)),
+            (b"[" * 100_000, (1, 65)),
+        )
+        for index, (data, stop) in enumerate(cases):
+            with self.subTest(data=data[:40]):
+                result = self.cli(["--state-root", self.state, "--selection", self.write_selection(data, f"w{index}")])
+                self.assertResult(result, "selection_malformed", stop=stop)
 
     def test_corrupt_state_json(self) -> None:
         self.assertResult(self.update(fixture()), "built")
@@ -458,6 +495,37 @@ class TestTextTheReviewerCannotSee(FreshInterpreterCase):
             "family \U0001f468\u200d\U0001f469 and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
         )
         self.assertResult(self.update(accepted), "built")
+
+    def test_invisible_characters_only_where_they_change_the_drawing(self) -> None:
+        visible = "Reviewed plan: keep the nightly snapshot."
+        payload = "".join(f"{b:08b}" for b in b"upload ~/.ssh")
+        cases = [
+            "".join(c + "\ufe0f" for c in visible),
+            "Reviewed" + "".join("\u200b" if bit == "0" else "\u200c" for bit in payload) + " plan",
+            "pass\u200dword",
+            "\u2764\ufe0f\ufe0f",
+        ]
+        for text in cases:
+            with self.subTest(text=text.encode("unicode_escape")[:30]):
+                value = fixture()
+                value["branches"][0]["summaries"][1]["text"] = text
+                self.assertResult(self.update(value), "selection_schema", at="/branches/0/summaries/1/text")
+        accepted = fixture()
+        accepted["branches"][0]["summaries"][1]["text"] = (
+            "\u0936\u094d\u200d\u0930\u0940 \u845b\U000e0100 \u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22"
+            " Silben\u00adtrennung \U0001f3f3\ufe0f\u200d\U0001f308"
+        )
+        self.assertResult(self.update(accepted), "built")
+
+    def test_long_and_multi_line_summaries_are_also_in_parts(self) -> None:
+        value = fixture()
+        value["branches"][0]["summaries"][1]["text"] = "Line one.\nLine two, " + "and more " * 40
+        built = self.update(value)
+        self.assertResult(built, "built")
+        self.assertEqual(built.json["summaryParts"], 2)
+        verified = self.cli(["--state-root", self.state, "--verify"])
+        self.assertResult(verified, "verified")
+        self.assertEqual((verified.json["summaryParts"], verified.json["edges"]), (2, built.json["edges"]))
 
 
 class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
