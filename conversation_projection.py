@@ -29,9 +29,12 @@ if TYPE_CHECKING:
 # Codes, versions and limits
 # ---------------------------------------------------------------------------
 
-ADAPTER_VERSION = "0.1.0"
+ADAPTER_VERSION = "0.2.0"
 PROJECTION_SCHEMA_VERSION = 1
-STATE_SCHEMA_VERSION = 1
+# state.json carries a digest of its own content from schema 2 on; schema 1
+# (adapter 0.1.0) is read only by --migrate, which rewrites it as schema 2.
+STATE_SCHEMA_VERSION = 2
+MIGRATABLE_STATE_SCHEMA = 1
 SELECTION_SCHEMA_VERSION = 1
 CONTEXT_GRAPH = "unknown-owner"
 EMBEDDING_IDENTITY = "none"
@@ -78,6 +81,8 @@ CODES: dict[str, int] = {
     "state_limit": EXIT_INVALID,
     "internal_error": EXIT_INVALID,
     "interrupted": EXIT_RETRY,
+    "resource_exhausted": EXIT_RETRY,
+    "state_permissions": EXIT_INVALID,
 }
 RESULT_WORD = {EXIT_OK: "ok", EXIT_INVALID: "invalid", EXIT_RETRY: "retry"}
 
@@ -168,6 +173,8 @@ STATE_FIELDS = frozenset(
     {"stateSchemaVersion", "corpusId", "selectionRevision", "selectionDigest", "snapshot", "highWater", "tombstones"}
 )
 HIGH_WATER_FIELDS = frozenset({"sourceRevision", "contentSha256"})
+# The digest of the state's canonical form without this field.
+LEDGER_FIELD = "ledgerSha256"
 
 STATE_NAME = "state.json"
 EXTRACTION_NAME = "extraction.json"
@@ -183,11 +190,15 @@ OWNED_FILES = frozenset((*PUBLISHED_NAMES, *TEMP_NAMES, LOCK_NAME))
 # Removed in this order, the receipt first, so that no moment exists at which
 # a receipt vouches for a half-removed set.
 DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES)
+# What only a state can account for: a first use refuses a directory that
+# holds one of these without state.json.
+DERIVED_PUBLISHED_NAMES = frozenset({EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME, CACHE_NAME})
 
 if TYPE_CHECKING:
     JsonObject = dict[str, Any]
     GraphifyLoader = Callable[[], Mapping[str, Any]]
     LoadedSelection: TypeAlias = "tuple[JsonObject, SelectionPlaces] | ProjectionError | None"
+    LoadedState: TypeAlias = "tuple[JsonObject | None, int | None] | ProjectionError"
 
 
 # The counts every success reports, and what built and checked add.
@@ -212,10 +223,46 @@ class ProjectionError(Exception):
         self.rule = rule
         self.graphify_version = graphify_version
         self.withdrawn = False
+        self.state_schema: int | None = None
 
 
 def fail(code: str, at: str | None = None, rule: str | None = None, graphify_version: str | None = None) -> NoReturn:
     raise ProjectionError(code, at, rule, graphify_version)
+
+
+# Out of memory or descriptors: nothing is wrong with the files, whatever a
+# reader that met it concluded, and the remedy for a corrupt state (restore
+# a backup) would lose every tombstone made since.
+RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+
+
+def is_resource_exhaustion(error: BaseException | None) -> bool:
+    """Whether ``error`` is, or was raised while handling, a MemoryError or
+    an OS error for lack of memory or descriptors (a parser that turns a
+    MemoryError into "malformed" raises while handling it)."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, MemoryError) or (isinstance(error, OSError) and error.errno in RESOURCE_ERRNOS):
+            return True
+        if isinstance(error, ProjectionError) and error.code == "resource_exhausted":
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def as_resource_refusal(error: BaseException) -> ProjectionError:
+    """The refusal to report for ``error``: resource_exhausted when memory or
+    descriptors ran out, the refusal itself otherwise, and internal_error
+    for anything the adapter did not expect."""
+    if isinstance(error, ProjectionError) and error.code == "resource_exhausted":
+        return error
+    if is_resource_exhaustion(error):
+        version = error.graphify_version if isinstance(error, ProjectionError) else None
+        return ProjectionError("resource_exhausted", graphify_version=version)
+    if isinstance(error, ProjectionError):
+        return error
+    return ProjectionError("internal_error")
 
 
 # ---------------------------------------------------------------------------
@@ -2002,16 +2049,10 @@ def committed_state_bytes(state: JsonObject) -> bytes:
 
 
 def validate_state(value: Any) -> JsonObject:
-    """Check a decoded state.json: its version, its shape and every
-    invariant that acceptance guarantees."""
-    if not isinstance(value, dict):
-        fail("state_corrupt")
-    version = value.get("stateSchemaVersion")
-    if type(version) is not int:
-        fail("state_corrupt")
-    if version != STATE_SCHEMA_VERSION:
-        fail("state_schema_unsupported")
-    if value.keys() != STATE_FIELDS:
+    """Check a decoded state.json without its ledger digest: its shape and
+    every invariant that acceptance guarantees.  Its version was read
+    already (see parse_state)."""
+    if not isinstance(value, dict) or value.keys() != STATE_FIELDS:
         fail("state_corrupt")
     try:
         snapshot = validate_snapshot(value["snapshot"])
@@ -2035,8 +2076,9 @@ def validate_state(value: Any) -> JsonObject:
     # listed nor tombstoned was edited out of the ledger by hand.
     consistent = (
         scalars_typed
-        # The snapshot was compared with its canonical form already.
-        and all(expected[name] == value[name] for name in STATE_FIELDS - {"snapshot"})
+        # The snapshot was compared with its canonical form already; the
+        # version is the caller's.
+        and all(expected[name] == value[name] for name in STATE_FIELDS - {"snapshot", "stateSchemaVersion"})
         and set(snapshot.get("exclude", ())) <= ledger
         and not set(snapshot.get("restore", ())) & ledger
         and high_water.keys() - listed <= ledger
@@ -2089,7 +2131,25 @@ def validate_snapshot(value: Any) -> JsonObject:
     return canonical
 
 
+class StateSchemaUnsupported(ProjectionError):
+    """A state.json of a schema this adapter does not read as it is.  For
+    schema 1 the answer says so (``stateSchemaVersion``), because --migrate
+    converts it; any other version is never repeated from the file."""
+
+    def __init__(self, version: int | None) -> None:
+        super().__init__("state_schema_unsupported")
+        self.state_schema = version
+
+
 def parse_state(data: bytes) -> JsonObject:
+    """A state.json of the current schema, without its ledger digest."""
+    return decode_state(data, migrate=False)[0]
+
+
+def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
+    """Decode and check state.json; return the state, always in the current
+    schema and without its ledger digest, and the schema it was migrated
+    from (None when it was current).  Only ``migrate`` reads schema 1."""
     if len(data) > MAX_STATE_BYTES:
         fail("state_corrupt")
     try:
@@ -2098,11 +2158,36 @@ def parse_state(data: bytes) -> JsonObject:
         decoded = parse_json(data, max_depth=None)
     except ProjectionError:
         fail("state_corrupt")
-    return validate_state(decoded)
+    version = decoded.get("stateSchemaVersion") if isinstance(decoded, dict) else None
+    if type(version) is not int:
+        fail("state_corrupt")
+    if version == MIGRATABLE_STATE_SCHEMA:
+        if not migrate:
+            raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
+        # Exactly the checks adapter 0.1.0 made: it wrote no ledger digest.
+        return dict(validate_state(decoded), stateSchemaVersion=STATE_SCHEMA_VERSION), MIGRATABLE_STATE_SCHEMA
+    if version != STATE_SCHEMA_VERSION:
+        raise StateSchemaUnsupported(None)
+    recorded = decoded.pop(LEDGER_FIELD, None)
+    # The digest first: a hand edit is refused as such, whatever it left.
+    if not is_sha256(recorded) or sha256_hex(canonical_bytes(decoded)) != recorded:
+        fail("state_corrupt")
+    return validate_state(decoded), None
 
 
 def state_bytes(state: JsonObject) -> bytes:
-    return canonical_bytes(state) + b"\n"
+    """state.json: the canonical form of ``state`` with its ledger digest,
+    the SHA-256 of that same form without it (a digest ``state`` may carry
+    is recomputed).  Each field is serialized once; the pairs are joined in
+    sorted order, as canonical_bytes would."""
+    pairs = {
+        name: canonical_bytes(name) + b":" + canonical_bytes(value)
+        for name, value in state.items()
+        if name != LEDGER_FIELD
+    }
+    content = b"{" + b",".join(pairs[name] for name in sorted(pairs)) + b"}"
+    pairs[LEDGER_FIELD] = canonical_bytes(LEDGER_FIELD) + b":" + canonical_bytes(sha256_hex(content))
+    return b"{" + b",".join(pairs[name] for name in sorted(pairs)) + b"}\n"
 
 
 # ---------------------------------------------------------------------------
@@ -2286,14 +2371,14 @@ def read_selection(path: str) -> bytes:
     # O_NONBLOCK: opening a FIFO must not wait for a writer.
     try:
         fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | _O_BINARY | _O_CLOEXEC)
-    except (OSError, ValueError):
-        fail("selection_unreadable")
+    except (OSError, ValueError) as error:
+        fail("resource_exhausted" if is_resource_exhaustion(error) else "selection_unreadable")
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             fail("selection_unreadable")
         return _read_bounded(fd, MAX_SELECTION_BYTES, "selection_too_large")
-    except OSError:
-        fail("selection_unreadable")
+    except OSError as error:
+        fail("resource_exhausted" if is_resource_exhaustion(error) else "selection_unreadable")
     finally:
         os.close(fd)
 
@@ -2334,14 +2419,15 @@ def _is_link(st: os.stat_result) -> bool:
 
 class _StateErrors:
     """Inside ``with STATE_IO``, an OS error is one on the state directory:
-    ``state_access``.  OS errors anywhere else are not mapped here."""
+    ``state_access``, or ``resource_exhausted`` when memory or descriptors
+    ran out.  OS errors anywhere else are not mapped here."""
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _trace: object) -> None:
         if isinstance(error, OSError):
-            raise ProjectionError("state_access") from None
+            raise ProjectionError("resource_exhausted" if is_resource_exhaustion(error) else "state_access") from None
 
 
 STATE_IO = _StateErrors()
@@ -2511,6 +2597,15 @@ def _path_max(fd: int) -> int:
         return DEFAULT_PATH_MAX
 
 
+def refuse_loose_root(st: os.stat_result) -> None:
+    """An existing root that another local user could write into (group or
+    others may write, or another user owns it) would let them plant a lock
+    or a name that blocks every update, or race Graphify's own write: it is
+    refused, on POSIX.  On Windows the directory's ACL is the operator's."""
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or st.st_uid != os.geteuid():
+        fail("state_permissions")
+
+
 def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
     """Walk from '/' with O_NOFOLLOW, so that no component can be a symlink;
     '..' is resolved by the kernel, after the component before it was checked."""
@@ -2546,6 +2641,8 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
                 raise
             os.close(fd)
             fd = child
+        if not created:
+            refuse_loose_root(os.fstat(fd))
         owned, fd = OwnedDir(path, fd, created), -1
         return owned
     finally:
@@ -2592,6 +2689,8 @@ def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
         st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         fail("state_access")
+    if not created and os.name == "posix":
+        refuse_loose_root(st)
     return OwnedDir(path, None, created)
 
 
@@ -2627,16 +2726,19 @@ def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
 def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
     """Check every entry against the owned names.  Refusals come in a fixed
     order whatever the listing order: symlink, lock (when asked), a foreign
-    name on first use, an unknown entry.  Changes nothing.
+    name or a published one on first use, an unknown entry.  Changes nothing.
 
-    A directory without state.json that holds only owned names, what a first
-    run killed before its commit leaves, counts as empty."""
+    A directory without state.json counts as empty when it holds only .tmp
+    twins and Graphify temporaries, all that a first run killed before its
+    commit can leave.  A graph, an extraction, a receipt or a cache there was
+    not made by this adapter from a state it can show, and is never replaced."""
     names = owned.names()
-    symlink = foreign = wrong_type = lock_held = False
+    symlink = foreign = wrong_type = lock_held = published = False
     for name in names:
         st = owned.lstat(name)
         if st is None:
             continue
+        published |= name in DERIVED_PUBLISHED_NAMES
         if _is_link(st):
             symlink = True
         elif name == CACHE_NAME:
@@ -2658,7 +2760,7 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
         fail("state_symlink")
     if refuse_lock and lock_held:
         fail("state_locked")
-    if foreign and STATE_NAME not in names:
+    if (foreign or published) and STATE_NAME not in names:
         fail("state_not_empty")
     if foreign or wrong_type:
         fail("state_unknown_entry")
@@ -2966,16 +3068,42 @@ def graph_matches(graph: Any, extraction: JsonObject) -> bool:
     )
 
 
+# How many descriptors must still be free after a failed Graphify call for
+# the failure to be Graphify's own: an import that cannot list a directory
+# fails as if the package were absent, with no trace of the cause.
+DESCRIPTOR_HEADROOM = 8
+
+
+def descriptors_to_spare(count: int = DESCRIPTOR_HEADROOM) -> bool:
+    """Whether ``count`` more descriptors can be opened now."""
+    opened: list[int] = []
+    try:
+        for _ in range(count):
+            opened.append(os.open(os.devnull, os.O_RDONLY | _O_CLOEXEC))
+    except OSError as error:
+        return not is_resource_exhaustion(error)
+    finally:
+        for fd in opened:
+            os.close(fd)
+    return True
+
+
+def _failed_for_resources(error: BaseException) -> bool:
+    return is_resource_exhaustion(error) or not descriptors_to_spare()
+
+
 def load_api(loader: GraphifyLoader) -> GraphifyApi:
     version: str | None = None
+    exhausted = False
     with silenced():
         try:
             modules: Mapping[str, Any] | None = loader()
         except Exception as error:
             modules = None
             version = clean_version(getattr(error, "graphify_version", None))
+            exhausted = _failed_for_resources(error)
     if modules is None:
-        fail("graphify_missing", graphify_version=version)
+        fail("resource_exhausted" if exhausted else "graphify_missing", graphify_version=version)
     from collections.abc import Mapping
 
     if not isinstance(modules, Mapping):
@@ -2984,11 +3112,15 @@ def load_api(loader: GraphifyLoader) -> GraphifyApi:
 
 
 def _graphify_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
-    """Call Graphify silenced: (True, its result), or (False, None) when it raised."""
+    """Call Graphify silenced: (True, its result), or (False, None) when it
+    raised; resource_exhausted when it raised for lack of memory or
+    descriptors."""
     with silenced():
         try:
             return True, function(*args, **kwargs)
-        except BaseException:  # SystemExit from a library is still its failure
+        except BaseException as error:  # SystemExit from a library is still its failure
+            if _failed_for_resources(error):
+                raise ProjectionError("resource_exhausted") from None
             return False, None
 
 
@@ -3070,7 +3202,7 @@ class Outcome:
     Graphify's version, and for a refusal where (``at``), which secret rule,
     and whether the published graph was withdrawn."""
 
-    __slots__ = ("at", "code", "extra", "graphify_version", "rule", "withdrawn")
+    __slots__ = ("at", "code", "extra", "graphify_version", "rule", "state_schema", "withdrawn")
 
     def __init__(self, code: str, extra: dict[str, Any], graphify_version: str | None = None) -> None:
         self.code = code
@@ -3079,6 +3211,7 @@ class Outcome:
         self.at: str | None = None
         self.rule: str | None = None
         self.withdrawn = False
+        self.state_schema: int | None = None
 
     @classmethod
     def refusal(cls, error: ProjectionError) -> Outcome:
@@ -3086,6 +3219,7 @@ class Outcome:
         outcome.at = error.at
         outcome.rule = error.rule
         outcome.withdrawn = error.withdrawn
+        outcome.state_schema = error.state_schema
         return outcome
 
 
@@ -3162,12 +3296,34 @@ def publish(owned: OwnedDir, state: JsonObject, loader: GraphifyLoader) -> Outco
     return Outcome("built", status, api.version)
 
 
-def accept(owned: OwnedDir, selection: JsonObject | None, places: SelectionPlaces | None = None) -> JsonObject:
-    """Reconcile and, unless it is a replay or a rebuild, commit state.json."""
-    state = read_state(owned)
+def load_state(owned: OwnedDir, migrate: bool) -> LoadedState:
+    """state.json decoded and checked, (None, None) when there is none, or
+    the refusal, kept so that the update can report it in order."""
+    try:
+        data = owned.read(STATE_NAME, MAX_STATE_BYTES, "state_corrupt")
+        return (None, None) if data is None else decode_state(data, migrate)
+    except ProjectionError as error:
+        return as_resource_refusal(error)
+    except (MemoryError, OSError) as error:
+        return as_resource_refusal(error)
+
+
+def accept(
+    owned: OwnedDir,
+    stored: tuple[JsonObject | None, int | None],
+    selection: JsonObject | None,
+    places: SelectionPlaces | None = None,
+) -> JsonObject:
+    """Reconcile and, unless it is a replay or a plain rebuild, commit
+    state.json; a migrated state is committed in the current schema."""
+    state, migrated_from = stored
     if selection is None:
         if state is None:
             fail("state_missing")
+        if migrated_from is not None:
+            data = committed_state_bytes(state)
+            SIGNALS.check()
+            owned.write_atomic(STATE_NAME, data)
         return state
     accepted, replay = reconcile(state, selection, places)
     if not replay:
@@ -3177,28 +3333,37 @@ def accept(owned: OwnedDir, selection: JsonObject | None, places: SelectionPlace
     return accepted
 
 
-def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader) -> Outcome:
+def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader, migrate: bool = False) -> Outcome:
     """Under the lock, in a checked directory: withdraw the derived files
     first, then validate, commit and publish.  A refusal from here on says
-    ``withdrawn``; whatever stopped it, no half-published graph stays."""
+    ``withdrawn``; whatever stopped it, no half-published graph stays.  A
+    state of a schema this adapter does not read as it is stops it before
+    anything is touched."""
+    stored = load_state(owned, migrate)
+    if isinstance(stored, StateSchemaUnsupported):
+        raise stored
     try:
         remove_derived(owned)
         SIGNALS.check()
         if isinstance(loaded, ProjectionError):
             raise loaded
+        if isinstance(stored, ProjectionError):
+            raise stored
         selection, places = loaded if loaded is not None else (None, None)
-        return publish(owned, accept(owned, selection, places), loader)
+        outcome = publish(owned, accept(owned, stored, selection, places), loader)
+        if stored[1] is not None:
+            outcome.extra["migratedFrom"] = stored[1]
+        return outcome
     except BaseException as error:
         try:
             remove_derived(owned)
         except ProjectionError:
             pass
-        if isinstance(error, ProjectionError):
-            error.withdrawn = True
+        refusal = as_resource_refusal(error)
+        refusal.withdrawn = True
+        if refusal is error:
             raise
-        internal = ProjectionError("internal_error")
-        internal.withdrawn = True
-        raise internal from None
+        raise refusal from None
 
 
 def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
@@ -3217,6 +3382,37 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
         if not replay:
             committed_state_bytes(accepted)
     return Outcome("checked", _status(project(accepted), accepted, left_out=True))
+
+
+# Graphify records its version in graph.json's "graph" object from 0.9.91
+# on ("graphify_version"; 0.9.77 records none).  Inside a JSON string every
+# quote is escaped, so a quoted name right after "{" or "," is a key.
+GRAPH_VERSION_KEY = b'"graphify_version"'
+JSON_WHITESPACE = b" \t\n\r"
+
+
+def graph_recorded_versions(graph: bytes) -> list[str | None]:
+    """Every value of a "graphify_version" key in graph.json (a version
+    that is not clean counts as None), in file order; found by searching,
+    so that a 20 MB graph is not decoded again."""
+    import json
+    import re
+
+    value = re.compile(rb'[ \t\n\r]*:[ \t\n\r]*("(?:[^"\\]|\\.)*"|null)')
+    found: list[str | None] = []
+    start = graph.find(GRAPH_VERSION_KEY)
+    while start >= 0:
+        before = start - 1
+        while before >= 0 and graph[before] in JSON_WHITESPACE:
+            before -= 1
+        if before >= 0 and graph[before] in b"{,":
+            match = value.match(graph, start + len(GRAPH_VERSION_KEY))
+            try:
+                found.append(clean_version(json.loads(match.group(1))) if match else None)
+            except ValueError:
+                found.append(None)
+        start = graph.find(GRAPH_VERSION_KEY, start + 1)
+    return found
 
 
 def verify(owned: OwnedDir | None) -> Outcome:
@@ -3246,6 +3442,10 @@ def verify(owned: OwnedDir | None) -> Outcome:
     expected_receipt = receipt_bytes(state, graph_sha, sha256_hex(extraction_data), version)
     if receipt_data != expected_receipt:
         fail("receipt_mismatch")
+    # The graph says which Graphify wrote it: the receipt must not claim another.
+    recorded = graph_recorded_versions(graph_data)
+    if recorded and recorded != [version]:
+        fail("receipt_mismatch")
     # The receipt vouches for the files; the state must vouch for the receipt.
     projection = project(state)
     if not _is_extraction_of(extraction_data, projection):
@@ -3259,16 +3459,19 @@ def verify(owned: OwnedDir | None) -> Outcome:
 
 
 class Arguments:
-    __slots__ = ("dry_run", "selection", "state_root", "verify")
+    __slots__ = ("dry_run", "migrate", "selection", "state_root", "verify")
 
-    def __init__(self, state_root: str, selection: str | None, verify: bool, dry_run: bool) -> None:
+    def __init__(
+        self, state_root: str, selection: str | None, verify: bool, dry_run: bool, migrate: bool = False
+    ) -> None:
         self.state_root = state_root
         self.selection = selection
         self.verify = verify
         self.dry_run = dry_run
+        self.migrate = migrate
 
-    def _key(self) -> tuple[str, str | None, bool, bool]:
-        return (self.state_root, self.selection, self.verify, self.dry_run)
+    def _key(self) -> tuple[str, str | None, bool, bool, bool]:
+        return (self.state_root, self.selection, self.verify, self.dry_run, self.migrate)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Arguments) and self._key() == other._key()
@@ -3278,7 +3481,7 @@ class Arguments:
 
 
 VALUE_FLAGS = ("--state-root", "--selection")
-SWITCHES = ("--verify", "--dry-run")
+SWITCHES = ("--verify", "--dry-run", "--migrate")
 
 
 def parse_arguments(argv: Sequence[str]) -> Arguments:
@@ -3311,7 +3514,11 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
     is_verify = "--verify" in switches
     if is_verify and ("--selection" in values or "--dry-run" in switches):
         fail("usage")
-    return Arguments(values["--state-root"], values.get("--selection"), is_verify, "--dry-run" in switches)
+    # A migration is a rebuild of the committed state: nothing else goes with it.
+    is_migrate = "--migrate" in switches
+    if is_migrate and ("--selection" in values or len(switches) > 1):
+        fail("usage")
+    return Arguments(values["--state-root"], values.get("--selection"), is_verify, "--dry-run" in switches, is_migrate)
 
 
 def result_line(outcome: Outcome) -> str:
@@ -3339,6 +3546,8 @@ def result_line(outcome: Outcome) -> str:
             result["rule"] = outcome.rule
         if outcome.withdrawn:
             result["withdrawn"] = True
+        if outcome.state_schema is not None:
+            result["stateSchemaVersion"] = outcome.state_schema
     return json.dumps(result, sort_keys=True, separators=(",", ":"))
 
 
@@ -3349,8 +3558,8 @@ def _load_selection(path: str | None) -> LoadedSelection:
         return None
     try:
         return check_selection_bytes(read_selection(path))
-    except ProjectionError as error:
-        return error
+    except (ProjectionError, MemoryError) as error:
+        return as_resource_refusal(error)
 
 
 def _open_for_update(state_root: str, loaded: LoadedSelection) -> OwnedDir | None:
@@ -3412,7 +3621,7 @@ def _run_in(owned: OwnedDir | None, args: Arguments, loaded: LoadedSelection, lo
     lock.acquire()
     try:
         scan_directory(owned, refuse_lock=False)
-        return update(owned, loaded, loader)
+        return update(owned, loaded, loader, args.migrate)
     finally:
         lock.release()
 
@@ -3421,10 +3630,8 @@ def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tupl
     """Run one invocation and return its exit code and result line."""
     try:
         outcome = run(parse_arguments(argv), loader)
-    except ProjectionError as error:
-        outcome = Outcome.refusal(error)
-    except BaseException:
-        outcome = Outcome("internal_error", {})
+    except BaseException as error:
+        outcome = Outcome.refusal(as_resource_refusal(error))
     return CODES[outcome.code], result_line(outcome)
 
 

@@ -234,9 +234,11 @@ class TempDirTestCase(unittest.TestCase):
         at: str | None = None,
         rule: str | None = None,
         withdrawn: bool = False,
+        more: dict[str, Any] | None = None,
     ) -> None:
         """The one line, its code and exit, and exactly the keys it must have:
-        ``at``, ``rule`` and ``withdrawn`` are present only when expected."""
+        ``at``, ``rule``, ``withdrawn`` and the keys of ``more`` (with those
+        values) are present only when expected."""
         expected_exit = cp.CODES[code] if exit_code is None else exit_code
         self.assertEqual(result.stderr, b"", "stderr must stay empty")
         self.assertEqual(len(result.lines), 1, "exactly one result line")
@@ -244,10 +246,12 @@ class TempDirTestCase(unittest.TestCase):
         self.assertEqual(result.returncode, expected_exit)
         self.assertEqual(result.json["exitCode"], expected_exit)
         keys = set(result.json)
+        for key, value in (more or {}).items():
+            self.assertEqual(result.json.get(key), value, key)
         if expected_exit == 0:
-            self.assertEqual(keys, SUCCESS_KEYS_BY_CODE[code])
+            self.assertEqual(keys, SUCCESS_KEYS_BY_CODE[code] | set(more or {}))
         else:
-            expected = set(ALWAYS_KEYS)
+            expected = ALWAYS_KEYS | set(more or {})
             for key, value in (("at", at), ("rule", rule), ("withdrawn", withdrawn or None)):
                 if value is not None:
                     expected.add(key)

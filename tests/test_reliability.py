@@ -466,9 +466,10 @@ class TestConcurrency(Lifecycle):
             self.assertEqual(result.stderr, b"")
             self.assertIn((result.returncode, result.code), {(0, "built"), (2, "state_locked"), (2, "revision_stale")})
         self.assertTrue([r for r in results if r.code == "built"])
-        state = json.loads(self.read("state.json"))
+        data = self.read("state.json")
+        state = cp.parse_state(data)
         self.assertIn(state["selectionRevision"], revisions)
-        self.assertEqual(cp.validate_state(state), state)
+        self.assertEqual(cp.state_bytes(state), data)
         self.assertNotIn("projection.lock", self.entries())
         self.assertResult(self.rebuild(), "built")
         self.assertResult(self.verify(), "verified")
@@ -823,8 +824,21 @@ class TestLeakSweep(TempDirTestCase):
             handle.write(state_text[:-40])
         record(run_standin(["--state-root", corrupt]))
         with open(os.path.join(corrupt, "state.json"), "wb") as handle:
-            handle.write(state_text.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":9'))
+            handle.write(state_text.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":9'))
         record(run_standin(["--state-root", corrupt]))
+        loose = state("loose")
+        copy_state(built_state, loose)
+        os.chmod(loose, 0o770)
+        record(run_standin(["--state-root", loose]))
+        exhausted = state("exhausted")
+        record(
+            Result(
+                run_faulty(
+                    {"at": 3, "action": "errno", "errno": errno.EMFILE},
+                    ["--state-root", exhausted, "--selection", good_path],
+                )
+            )
+        )
         record(run_standin(["--state-root", os.path.join(self.tmp, f"{s}-no-parent", "x"), "--selection", good_path]))
         record(run_standin(["--state-root", state("bug"), "--selection", good_path], "adapter-bug"))
         interrupted = state("interrupted")
