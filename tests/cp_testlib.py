@@ -155,6 +155,21 @@ def run_standin(
     return Result(completed)
 
 
+# Adapter 0.1.0 exactly as released: it writes the schema-1 states that the
+# migration is tested on.
+RELEASED_MODULE = os.path.join(HERE, "released", "conversation_projection_0_1_0.py")
+
+
+def run_released(args: Sequence[str], python: str = sys.executable, env: dict[str, str] | None = None) -> Result:
+    """Adapter 0.1.0's own entry point, a fresh process.  It commits
+    state.json before it imports Graphify, so its state is the same whether
+    Graphify is installed (built) or not (graphify_missing)."""
+    completed = subprocess.run(
+        [python, "-I", RELEASED_MODULE, *args], capture_output=True, env=env or child_env(), timeout=120
+    )
+    return Result(completed)
+
+
 def blocked_graphify_command(workdir: str) -> list[str]:
     """The module's own entry point, run where `import graphify` fails even
     if Graphify is installed: a shadowing graphify.py that raises."""

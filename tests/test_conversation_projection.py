@@ -11,6 +11,7 @@ import copy
 import json
 import os
 import random
+import shutil
 import stat
 import string
 import subprocess
@@ -1445,19 +1446,50 @@ class TestOwnedDirectory(TempDirTestCase):
                 os.unlink(os.path.join(self.state, "graph.json"))
 
     def test_first_use_after_a_killed_first_run_counts_as_empty(self) -> None:
-        """Only owned leftovers and no lock: what a first run killed before
-        its commit leaves.  The next first-use update clears and builds."""
+        """Only .tmp twins and Graphify temporaries and no lock: all that a
+        first run killed before its commit can leave.  The next first-use
+        update clears and builds."""
         os.mkdir(self.state)
-        leftovers = ("state.json.tmp", "extraction.json", "graph.json.tmp", "receipt.json", ".gfy-a1b2c3d4.tmp")
+        leftovers = (
+            "state.json.tmp",
+            "extraction.json.tmp",
+            "graph.json.tmp",
+            "receipt.json.tmp",
+            ".gfy-a1b2c3d4.tmp",
+            ".gfy-replace-a1b2.tmp",
+            ".gfy-replace-bak-a1b2.tmp",
+        )
         for name in leftovers:
             with open(os.path.join(self.state, name), "w") as handle:
                 handle.write("half")
-        os.mkdir(os.path.join(self.state, "cache"))
-        with open(os.path.join(self.state, "cache", "last_query_stamp"), "w") as handle:
-            handle.write("stamp")
         self.assertResult(self.project(fixture()), "built")
         self.assertEqual(self.entries(), ["extraction.json", "graph.json", "receipt.json", "state.json"])
         self.assertResult(self.verify(), "verified")
+
+    def test_first_use_never_replaces_a_graph_it_cannot_show_it_made(self) -> None:
+        """A published name or cache/ without state.json is the user's own
+        (or another tool's): state_not_empty, and every byte stays."""
+        for name in ("extraction.json", "graph.json", "receipt.json", "cache"):
+            with self.subTest(name):
+                os.mkdir(self.state)
+                if name == "cache":
+                    os.mkdir(os.path.join(self.state, name))
+                    with open(os.path.join(self.state, name, "last_query_stamp"), "w") as handle:
+                        handle.write("stamp")
+                else:
+                    with open(os.path.join(self.state, name), "w") as handle:
+                        handle.write("the user's own")
+                with open(os.path.join(self.state, "graph.json.tmp"), "w") as handle:
+                    handle.write("half")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.project(fixture()), "state_not_empty")
+                self.assertEqual(snapshot_tree(self.state), before)
+                path = self.write_selection(fixture())
+                self.assertResult(
+                    run_module(["--state-root", self.state, "--selection", path, "--dry-run"]), "state_not_empty"
+                )
+                self.assertEqual(snapshot_tree(self.state), before)
+                shutil.rmtree(self.state)
 
     def test_first_use_with_owned_leftovers_and_a_lock_is_locked(self) -> None:
         os.mkdir(self.state)
@@ -2451,7 +2483,8 @@ class TestOwnedNamesOfOtherKinds(TempDirTestCase):
         with open(os.path.join(self.state, "cache"), "w") as handle:
             handle.write("my notes")
         before = snapshot_tree(self.state)
-        self.assertResult(self.project(family()), "state_unknown_entry")
+        # Without state.json, a "cache" of any kind makes first use refuse.
+        self.assertResult(self.project(family()), "state_not_empty")
         self.assertEqual(snapshot_tree(self.state), before)
         os.unlink(os.path.join(self.state, "cache"))
         self.assertResult(self.project(family()), "built")

@@ -39,6 +39,7 @@ from cp_testlib import (
     child_env,
     cp,
     fixture,
+    run_released,
     snapshot_tree,
 )
 
@@ -335,15 +336,9 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
 
     def test_schema_1_and_migrate(self) -> None:
         """A state written by adapter 0.1.0, run by this same interpreter."""
-        released = os.path.join(HERE, "released", "conversation_projection_0_1_0.py")
         path = self.write_selection(fixture())
-        completed = subprocess.run(
-            [self.python, "-I", released, "--state-root", self.state, "--selection", path],
-            capture_output=True,
-            env=child_env(CP_FAKE_GRAPHIFY="ok"),
-            timeout=120,
-        )
-        self.assertEqual(Result(completed).code, "built")
+        args = ["--state-root", self.state, "--selection", path]
+        self.assertEqual(run_released(args, self.python, child_env(CP_FAKE_GRAPHIFY="ok")).code, "built")
         before = snapshot_tree(self.state)
         self.expect(self.cli(["--state-root", self.state]), "state_schema_unsupported", more={"stateSchemaVersion": 1})
         self.assertEqual(snapshot_tree(self.state), before)

@@ -13,35 +13,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
 import sys
 import unittest
 from typing import Any
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 from cp_testlib import (
-    HERE,
     Result,
     TempDirTestCase,
     branch,
-    child_env,
     cp,
     fixture,
     run_module,
+    run_released,
     selection,
     snapshot_tree,
 )
-
-RELEASED = os.path.join(HERE, "released", "conversation_projection_0_1_0.py")
-
-
-def run_released(args: list[str]) -> Result:
-    """Adapter 0.1.0's own entry point.  It commits state.json before it
-    imports Graphify, so its state is the same whether Graphify is installed
-    (built) or not (graphify_missing)."""
-    completed = subprocess.run(
-        [sys.executable, "-I", RELEASED, *args], capture_output=True, env=child_env(), timeout=120
-    )
-    return Result(completed)
 
 
 def ledger_of(state: dict[str, Any]) -> str:
