@@ -16,6 +16,9 @@
 
 .EXAMPLE
     ./Project-ConversationContext.ps1 -PythonPath $python -StateRoot $state -Verify
+
+.EXAMPLE
+    ./Project-ConversationContext.ps1 -PythonPath $python -StateRoot $state -Migrate
 #>
 [CmdletBinding()]
 param(
@@ -32,7 +35,10 @@ param(
     [switch] $Verify,
 
     [Parameter()]
-    [switch] $DryRun
+    [switch] $DryRun,
+
+    [Parameter()]
+    [switch] $Migrate
 )
 
 Set-StrictMode -Version Latest
@@ -57,6 +63,9 @@ if ($Verify) {
 }
 if ($DryRun) {
     $arguments += '--dry-run'
+}
+if ($Migrate) {
+    $arguments += '--migrate'
 }
 
 & $PythonPath @arguments
