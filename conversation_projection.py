@@ -2068,52 +2068,112 @@ def validate_state(value: Any) -> JsonObject:
         and isinstance(value["corpusId"], str)
         and isinstance(value["selectionDigest"], str)
     )
-    expected = _state_from(snapshot, SelectionHashes(snapshot), high_water, tombstones)
-    ledger = set(tombstones)
-    listed = {b["branchId"] for b in snapshot["branches"]}
+    hashes = SelectionHashes(snapshot)
+    listed = {b["branchId"]: b for b in snapshot["branches"]}
+    # What acceptance of the snapshot wrote, field by field: the marks of the
+    # branches it lists (every other mark it kept as it was).
+    follows_snapshot = (
+        value["corpusId"] == snapshot["corpusId"]
+        and value["selectionRevision"] == snapshot["revision"]
+        and value["selectionDigest"] == hashes.digest
+        and all(
+            high_water.get(branch_id)
+            == {"sourceRevision": b["sourceRevision"], "contentSha256": hashes.branches[branch_id]}
+            for branch_id, b in listed.items()
+        )
+    )
     # Acceptance tombstones every branch it stops listing, and only restore
     # (which lists it) lifts a tombstone: a marked branch that is neither
     # listed nor tombstoned was edited out of the ledger by hand.
     consistent = (
         scalars_typed
-        # The snapshot was compared with its canonical form already; the
-        # version is the caller's.
-        and all(expected[name] == value[name] for name in STATE_FIELDS - {"snapshot", "stateSchemaVersion"})
-        and set(snapshot.get("exclude", ())) <= ledger
-        and not set(snapshot.get("restore", ())) & ledger
-        and high_water.keys() - listed <= ledger
+        and follows_snapshot
+        and _all_tombstoned(snapshot.get("exclude", ()), tombstones)
+        and not any(_is_tombstoned(branch_id, tombstones) for branch_id in snapshot.get("restore", ()))
+        and _all_tombstoned(high_water.keys() - listed.keys(), tombstones)
     )
     if not consistent:
         fail("state_corrupt")
     return value
 
 
-def _tombstones_well_formed(tombstones: Any) -> bool:
-    """A list of IDs in strictly increasing order.  Checked in bulk: the
-    ledger may hold a million entries, and is_id on each costs seconds."""
-    if not isinstance(tombstones, list) or len(tombstones) > MAX_TOMBSTONES:
-        return False
-    if not tombstones:
+# Up to this many IDs are looked up in the sorted ledger by bisection; more
+# are matched against it in one pass, which hashes every tombstone once.
+BISECT_LOOKUPS = 64
+
+
+def _is_tombstoned(branch_id: str, tombstones: list[str]) -> bool:
+    import bisect
+
+    index = bisect.bisect_left(tombstones, branch_id)
+    return index < len(tombstones) and tombstones[index] == branch_id
+
+
+def _all_tombstoned(branch_ids: Iterable[str], tombstones: list[str]) -> bool:
+    wanted = set(branch_ids)
+    if len(wanted) <= BISECT_LOOKUPS:
+        return all(_is_tombstoned(branch_id, tombstones) for branch_id in wanted)
+    return len(wanted.intersection(tombstones)) == len(wanted)
+
+
+# Checked in bulk, a character class at a time, over all values joined by
+# a newline, which no valid value holds: the ledger may hold a million
+# entries, and is_id on each costs seconds.
+ID_BYTES = (LOWER + DIGITS + "-").encode("ascii")
+SHA256_BYTES = (DIGITS + "abcdef").encode("ascii")
+
+
+def _joined_lines(values: list[Any], alphabet: bytes) -> str | None:
+    """The values joined by newlines when each is a string of ``alphabet``
+    characters that holds no newline, else None."""
+    if set(map(type, values)) != {str}:
+        return None
+    joined = "\n".join(values)
+    if not joined.isascii() or joined.encode("ascii").translate(None, alphabet + b"\n"):
+        return None
+    return joined if joined.count("\n") == len(values) - 1 else None
+
+
+def _ids_well_formed(values: list[Any]) -> bool:
+    """Every value an ID, as is_id says: 1 to 64 characters of the ID
+    alphabet, not starting with a hyphen."""
+    if not values:
         return True
+    joined = _joined_lines(values, ID_BYTES)
+    # An empty value shows as an empty line: at either end or between two.
     return (
-        set(map(type, tombstones)) == {str}
-        and min(map(len, tombstones)) > 0
-        and max(map(len, tombstones)) <= MAX_ID_CHARS
-        and ID_CHARS.issuperset("".join(tombstones))
-        and ID_FIRST.issuperset([t[0] for t in tombstones])
-        and all(map(str.__lt__, tombstones, tombstones[1:]))
+        joined is not None
+        and max(map(len, values)) <= MAX_ID_CHARS
+        and not joined.startswith(("-", "\n"))
+        and not joined.endswith("\n")
+        and "\n-" not in joined
+        and "\n\n" not in joined
+        and joined != ""
     )
 
 
+def _tombstones_well_formed(tombstones: Any) -> bool:
+    """A list of IDs in strictly increasing order."""
+    if not isinstance(tombstones, list) or len(tombstones) > MAX_TOMBSTONES:
+        return False
+    return _ids_well_formed(tombstones) and all(map(str.__lt__, tombstones, tombstones[1:]))
+
+
 def _high_water_well_formed(high_water: Any) -> bool:
-    return isinstance(high_water, dict) and all(
-        is_id(branch_id)
-        and isinstance(mark, dict)
-        and mark.keys() == HIGH_WATER_FIELDS
-        and type(mark["sourceRevision"]) is int
-        and mark["sourceRevision"] >= 1
-        and is_sha256(mark["contentSha256"])
-        for branch_id, mark in high_water.items()
+    """Branch IDs, each with exactly a positive sourceRevision and a content
+    SHA-256: checked in bulk, as the tombstones are."""
+    if not isinstance(high_water, dict):
+        return False
+    marks = list(high_water.values())
+    if set(map(type, marks)) - {dict} or not all(mark.keys() == HIGH_WATER_FIELDS for mark in marks):
+        return False
+    revisions = [mark["sourceRevision"] for mark in marks]
+    digests = [mark["contentSha256"] for mark in marks]
+    return (
+        _ids_well_formed(list(high_water))
+        and not set(map(type, revisions)) - {int}
+        and min(revisions, default=1) >= 1
+        and (not digests or (_joined_lines(digests, SHA256_BYTES) is not None and set(map(len, digests)) == {64}))
     )
 
 
@@ -2146,11 +2206,76 @@ def parse_state(data: bytes) -> JsonObject:
     return decode_state(data, migrate=False)[0]
 
 
+# state.json is read the way the adapter writes it: canonical bytes, whose
+# ledger digest covers the bytes themselves once the digest's own pair is
+# cut out, so that any state up to its bound is checked by hashing before a
+# single value is decoded.  A reformatted state (the same content written
+# otherwise) is decoded and its canonical form hashed instead, up to this
+# size, where no shape of 2**22 bytes takes long to decode.
+MAX_REFORMATTED_STATE_BYTES = 4 * 1024 * 1024
+LEDGER_PAIR_START = b',"ledgerSha256":"'
+SCHEMA_PAIR_START = b',"stateSchemaVersion":'
+# In the canonical form the version is followed by the last field.
+SCHEMA_PAIR_END = b',"tombstones":['
+
+
+def written_schema(data: bytes) -> int | None:
+    """The schema version of canonical state bytes, found without decoding:
+    top-level names are unambiguous there (a quote inside a string is
+    escaped).  None when the bytes do not read as canonical."""
+    start = data.rfind(SCHEMA_PAIR_START)
+    if start < 0:
+        return None
+    digits = data[start + len(SCHEMA_PAIR_START) : start + len(SCHEMA_PAIR_START) + 8].split(b",", 1)[0]
+    end = start + len(SCHEMA_PAIR_START) + len(digits)
+    if not (digits.isdigit() and digits[:1] != b"0" and data.startswith(SCHEMA_PAIR_END, end)):
+        return None
+    return int(digits)
+
+
+def ledger_as_written(data: bytes) -> bool:
+    """Whether the canonical bytes carry exactly one ledger digest, and it is
+    the SHA-256 of the same bytes without that pair and the final newline."""
+    start = data.find(LEDGER_PAIR_START)
+    if start < 0 or data.find(LEDGER_PAIR_START, start + 1) >= 0 or not data.endswith(b"}\n"):
+        return False
+    digest_start = start + len(LEDGER_PAIR_START)
+    recorded = data[digest_start : digest_start + 64]
+    if data[digest_start + 64 : digest_start + 65] != b'"' or not HEX_DIGITS.issuperset(
+        recorded.decode("ascii", "replace")
+    ):
+        return False
+    return sha256_hex(data[:start] + data[digest_start + 65 : -1]) == recorded.decode("ascii")
+
+
+def _decode_as_written(data: bytes) -> Any:
+    """Decode state bytes whose ledger digest matched them as written: no
+    marker objects are needed, the digest already rules out any change."""
+    import json
+
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+    except (ValueError, RecursionError, ProjectionError):
+        fail("state_corrupt")
+
+
 def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
     """Decode and check state.json; return the state, always in the current
     schema and without its ledger digest, and the schema it was migrated
     from (None when it was current).  Only ``migrate`` reads schema 1."""
     if len(data) > MAX_STATE_BYTES:
+        fail("state_corrupt")
+    version = written_schema(data)
+    if version == MIGRATABLE_STATE_SCHEMA and not migrate:
+        raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
+    if version not in (None, MIGRATABLE_STATE_SCHEMA, STATE_SCHEMA_VERSION):
+        raise StateSchemaUnsupported(None)
+    if version == STATE_SCHEMA_VERSION and ledger_as_written(data):
+        decoded = _decode_as_written(data)
+        if not isinstance(decoded, dict) or decoded.pop(LEDGER_FIELD, None) is None:
+            fail("state_corrupt")
+        return _validated(decoded, STATE_SCHEMA_VERSION), None
+    if version != MIGRATABLE_STATE_SCHEMA and len(data) > MAX_REFORMATTED_STATE_BYTES:
         fail("state_corrupt")
     try:
         # No depth walk: validate_state checks every field's shape before it
@@ -2165,14 +2290,31 @@ def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
         if not migrate:
             raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
         # Exactly the checks adapter 0.1.0 made: it wrote no ledger digest.
-        return dict(validate_state(decoded), stateSchemaVersion=STATE_SCHEMA_VERSION), MIGRATABLE_STATE_SCHEMA
+        state = _validated(decoded, MIGRATABLE_STATE_SCHEMA)
+        return dict(state, stateSchemaVersion=STATE_SCHEMA_VERSION), MIGRATABLE_STATE_SCHEMA
     if version != STATE_SCHEMA_VERSION:
         raise StateSchemaUnsupported(None)
     recorded = decoded.pop(LEDGER_FIELD, None)
     # The digest first: a hand edit is refused as such, whatever it left.
-    if not is_sha256(recorded) or sha256_hex(canonical_bytes(decoded)) != recorded:
+    if not is_sha256(recorded) or sha256_hex(_canonical_or_corrupt(decoded)) != recorded:
         fail("state_corrupt")
-    return validate_state(decoded), None
+    return _validated(decoded, STATE_SCHEMA_VERSION), None
+
+
+def _canonical_or_corrupt(value: Any) -> bytes:
+    try:
+        return canonical_bytes(value)
+    except UnicodeEncodeError:  # a lone surrogate, written as an escape
+        fail("state_corrupt")
+
+
+def _validated(decoded: Any, version: int) -> JsonObject:
+    if not isinstance(decoded, dict) or decoded.get("stateSchemaVersion") != version:
+        fail("state_corrupt")
+    try:
+        return validate_state(decoded)
+    except UnicodeEncodeError:  # a lone surrogate, written as an escape
+        fail("state_corrupt")
 
 
 def state_bytes(state: JsonObject) -> bytes:

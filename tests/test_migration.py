@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import sys
 import unittest
 from typing import Any
@@ -206,6 +207,38 @@ class TestLedgerDigest(ReleasedState):
     def test_the_digest_covers_exactly_the_other_fields(self) -> None:
         self.assertEqual(json.loads(self.good)["ledgerSha256"], ledger_of(json.loads(self.good)))
         self.assertEqual(cp.state_bytes(cp.parse_state(self.good)), self.good)
+
+
+class TestBulkLedgerChecks(unittest.TestCase):
+    """The ledger's shape is checked in bulk, over joined values; each bulk
+    check must agree with the per-value rule it stands for."""
+
+    def test_ids_agree_with_is_id(self) -> None:
+        rng = random.Random(17)
+        alphabet = "az09-_A\n é"
+        samples = ["", "a", "-", "a" * 64, "a" * 65, "0-", "-0", "a\nb"]
+        samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 5))) for _ in range(2000)]
+        for value in samples:
+            with self.subTest(value=value):
+                self.assertEqual(cp._ids_well_formed([value]), cp.is_id(value))
+                self.assertEqual(cp._ids_well_formed(["b", value]), cp.is_id(value))
+                self.assertEqual(cp._ids_well_formed([value, "b"]), cp.is_id(value))
+
+    def test_high_water_digests_agree_with_is_sha256(self) -> None:
+        good = "0" * 64
+        for digest in (good, good[:-1], good + "0", "A" * 64, "g" * 64, good[:-1] + "\n", 64):
+            with self.subTest(digest=digest):
+                marks = {
+                    "a": {"sourceRevision": 1, "contentSha256": digest},
+                    "b": {"sourceRevision": 2, "contentSha256": good},
+                }
+                self.assertEqual(cp._high_water_well_formed(marks), cp.is_sha256(digest))
+
+    def test_tombstones_must_strictly_increase(self) -> None:
+        self.assertTrue(cp._tombstones_well_formed(["a", "b", "c"]))
+        for tombstones in (["b", "a"], ["a", "a"], ["a", "c", "b"]):
+            with self.subTest(tombstones=tombstones):
+                self.assertFalse(cp._tombstones_well_formed(tombstones))
 
 
 if __name__ == "__main__":
