@@ -2210,9 +2210,9 @@ def parse_state(data: bytes) -> JsonObject:
 # ledger digest covers the bytes themselves once the digest's own pair is
 # cut out, so that any state up to its bound is checked by hashing before a
 # single value is decoded.  A reformatted state (the same content written
-# otherwise) is decoded and its canonical form hashed instead, up to this
-# size, where no shape of 2**22 bytes takes long to decode.
-MAX_REFORMATTED_STATE_BYTES = 4 * 1024 * 1024
+# otherwise) is decoded and its canonical form hashed instead, up to the
+# size of a selection, where no shape takes long to decode.
+MAX_REFORMATTED_STATE_BYTES = MAX_SELECTION_BYTES
 LEDGER_PAIR_START = b',"ledgerSha256":"'
 SCHEMA_PAIR_START = b',"stateSchemaVersion":'
 # In the canonical form the version is followed by the last field.
@@ -2278,8 +2278,9 @@ def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
     if version != MIGRATABLE_STATE_SCHEMA and len(data) > MAX_REFORMATTED_STATE_BYTES:
         fail("state_corrupt")
     try:
-        # No depth walk: validate_state checks every field's shape before it
-        # compares anything, and json itself refuses runaway nesting.
+        # Strict, a repeated key included.  No depth walk: validate_state
+        # checks every field's shape before it compares anything, and json
+        # itself refuses runaway nesting.
         decoded = parse_json(data, max_depth=None)
     except ProjectionError:
         fail("state_corrupt")

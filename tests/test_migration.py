@@ -204,6 +204,15 @@ class TestLedgerDigest(ReleasedState):
                 with open(os.path.join(self.state, "state.json"), "wb") as handle:
                     handle.write(self.good)
 
+    def test_a_reformatted_state_with_its_digest_still_reads(self) -> None:
+        """The digest covers the canonical form, not the bytes: the same
+        content written otherwise is read (up to the selection bound)."""
+        pretty = json.dumps(json.loads(self.good), indent=2, ensure_ascii=True).encode() + b"\n"
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(pretty)
+        self.assertResult(self.rebuild(), "built")
+        self.assertResult(self.verify(), "verified")
+
     def test_the_digest_covers_exactly_the_other_fields(self) -> None:
         self.assertEqual(json.loads(self.good)["ledgerSha256"], ledger_of(json.loads(self.good)))
         self.assertEqual(cp.state_bytes(cp.parse_state(self.good)), self.good)

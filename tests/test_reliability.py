@@ -527,7 +527,8 @@ class TestMigrationCrashes(TempDirTestCase):
                         touched = index > lock_taken or plan["action"] == "signal"
                         self.assertEqual(result.json.get("withdrawn"), True if touched else None)
                         self.assertNotIn("projection.lock", self.entries())
-                        self.assertEqual(self.entries(), ["state.json"])
+                        if touched:
+                            self.assertEqual(self.entries(), ["state.json"])
                     elif index != lock_release:
                         self.assertNotIn("projection.lock", self.entries())
                     self.assert_whole_and_recovers()
