@@ -478,9 +478,9 @@ def _state_shapes() -> dict[str, bytes]:
         "1M tombstones, one digit flipped": valid.replace(b"t0000001", b"t0000002", 1),
         "1M tombstones as schema 1 (no --migrate)": valid.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":1'),
         "64 MiB of empty arrays, canonical head": (canonical + _nested(59, _fill("[]", room)) + "}\n").encode(),
-        "2 MiB of empty arrays, reformatted": (" " + _nested(59, _fill("[]", small)) + "\n").encode(),
-        "2 MiB of tiny objects, reformatted": (' {"x":[' + _fill("{}", small) + "]}\n").encode(),
-        "2 MiB of keys, reformatted": (" {" + ",".join(f'"k{i}":0' for i in range(small // 12)) + "}\n").encode(),
+        "1 MiB of empty arrays, reformatted": (" " + _nested(59, _fill("[]", small)) + "\n").encode(),
+        "1 MiB of tiny objects, reformatted": (' {"x":[' + _fill("{}", small) + "]}\n").encode(),
+        "1 MiB of keys, reformatted": (" {" + ",".join(f'"k{i}":0' for i in range(small // 12)) + "}\n").encode(),
     }
 
 

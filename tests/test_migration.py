@@ -206,7 +206,7 @@ class TestLedgerDigest(ReleasedState):
 
     def test_a_reformatted_state_with_its_digest_still_reads(self) -> None:
         """The digest covers the canonical form, not the bytes: the same
-        content written otherwise is read (up to the selection bound)."""
+        content written otherwise is read (up to 1 MiB)."""
         pretty = json.dumps(json.loads(self.good), indent=2, ensure_ascii=True).encode() + b"\n"
         with open(os.path.join(self.state, "state.json"), "wb") as handle:
             handle.write(pretty)
