@@ -218,6 +218,41 @@ class TestLedgerDigest(ReleasedState):
         self.assertEqual(cp.state_bytes(cp.parse_state(self.good)), self.good)
 
 
+class TestStateAsWritten(unittest.TestCase):
+    """Bytes as the adapter writes them are checked by one hash before any
+    decoding; other bytes of the same content are decoded only when small."""
+
+    def state(self, tombstones: int) -> dict[str, Any]:
+        snapshot = cp.validate_selection(fixture())
+        ledger = {f"t{i:06d}" for i in range(tombstones)} | set(snapshot["exclude"])
+        return cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, ledger)
+
+    def code(self, data: bytes) -> str | None:
+        try:
+            cp.parse_state(data)
+        except cp.ProjectionError as error:
+            return error.code
+        return None
+
+    def test_only_a_small_state_may_be_reformatted(self) -> None:
+        for tombstones, reformatted in ((10, None), (120_000, "state_corrupt")):
+            with self.subTest(tombstones=tombstones):
+                state = self.state(tombstones)
+                data = cp.state_bytes(state)
+                self.assertEqual(cp.parse_state(data), state)
+                spaced = data.replace(b',"tombstones":[', b', "tombstones": [')
+                self.assertEqual(len(spaced) > cp.MAX_REFORMATTED_STATE_BYTES, reformatted is not None)
+                self.assertEqual(self.code(spaced), reformatted)
+
+    def test_a_large_state_with_a_wrong_digest_is_refused_undecoded(self) -> None:
+        data = cp.state_bytes(self.state(120_000))
+        self.assertEqual(self.code(data.replace(b"t000001", b"t000002", 1)), "state_corrupt")
+        self.assertEqual(self.code(data[:-1]), "state_corrupt")
+        self.assertEqual(
+            self.code(data.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":1')), "state_schema_unsupported"
+        )
+
+
 class TestBulkLedgerChecks(unittest.TestCase):
     """The ledger's shape is checked in bulk, over joined values; each bulk
     check must agree with the per-value rule it stands for."""
