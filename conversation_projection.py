@@ -3806,6 +3806,19 @@ def emit(line: str) -> None:
         pass
 
 
+class _DiscardedText:
+    """sys.stderr for the length of a run: what Python-level code writes
+    there (a warning, or the log line hashlib prints when memory runs out
+    while it loads its algorithms) must not reach the stream, which the
+    result line's contract keeps empty."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+
 def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphify) -> int:
     """The command line.  Run as a program (no ``argv``), the signals are
     blocked once the line is printed: a signal then must not turn the reported
@@ -3813,11 +3826,13 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     the caller's handlers come back."""
     _reserve_standard_descriptors()
     previous_umask = os.umask(0o077)
+    previous_stderr, sys.stderr = sys.stderr, _DiscardedText()
     SIGNALS.install()
     try:
         exit_code, line = execute(sys.argv[1:] if argv is None else argv, loader)
         emit(line)
     finally:
+        sys.stderr = previous_stderr
         os.umask(previous_umask)
         if argv is None:
             SIGNALS.hold_until_exit()
