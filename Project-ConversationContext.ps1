@@ -16,6 +16,9 @@
 
 .EXAMPLE
     ./Project-ConversationContext.ps1 -PythonPath $python -StateRoot $state -Verify
+
+.EXAMPLE
+    ./Project-ConversationContext.ps1 -PythonPath $python -StateRoot $state -Migrate
 #>
 [CmdletBinding()]
 param(
@@ -32,7 +35,10 @@ param(
     [switch] $Verify,
 
     [Parameter()]
-    [switch] $DryRun
+    [switch] $DryRun,
+
+    [Parameter()]
+    [switch] $Migrate
 )
 
 Set-StrictMode -Version Latest
@@ -40,7 +46,7 @@ $ErrorActionPreference = 'Stop'
 
 # Same shape as the adapter's own result line; keys sorted, no input echoed.
 # tests/test_wrapper_version.py holds it to the adapter's version and shape.
-$pythonMissing = '{"adapterVersion":"0.1.0","code":"python_missing","contextGraph":"unknown-owner","embeddingIdentity":"none","exitCode":2,"graphifyVersion":null,"projectionSchemaVersion":1,"result":"invalid"}'
+$pythonMissing = '{"adapterVersion":"0.2.0","code":"python_missing","contextGraph":"unknown-owner","embeddingIdentity":"none","exitCode":2,"graphifyVersion":null,"projectionSchemaVersion":1,"result":"invalid"}'
 
 if ([string]::IsNullOrEmpty($PythonPath) -or -not (Test-Path -LiteralPath $PythonPath -PathType Leaf)) {
     [Console]::Out.WriteLine($pythonMissing)
@@ -57,6 +63,9 @@ if ($Verify) {
 }
 if ($DryRun) {
     $arguments += '--dry-run'
+}
+if ($Migrate) {
+    $arguments += '--migrate'
 }
 
 & $PythonPath @arguments

@@ -29,9 +29,12 @@ if TYPE_CHECKING:
 # Codes, versions and limits
 # ---------------------------------------------------------------------------
 
-ADAPTER_VERSION = "0.1.0"
+ADAPTER_VERSION = "0.2.0"
 PROJECTION_SCHEMA_VERSION = 1
-STATE_SCHEMA_VERSION = 1
+# state.json carries a digest of its own content from schema 2 on; schema 1
+# (adapter 0.1.0) is read only by --migrate, which rewrites it as schema 2.
+STATE_SCHEMA_VERSION = 2
+MIGRATABLE_STATE_SCHEMA = 1
 SELECTION_SCHEMA_VERSION = 1
 CONTEXT_GRAPH = "unknown-owner"
 EMBEDDING_IDENTITY = "none"
@@ -78,6 +81,8 @@ CODES: dict[str, int] = {
     "state_limit": EXIT_INVALID,
     "internal_error": EXIT_INVALID,
     "interrupted": EXIT_RETRY,
+    "resource_exhausted": EXIT_RETRY,
+    "state_permissions": EXIT_INVALID,
 }
 RESULT_WORD = {EXIT_OK: "ok", EXIT_INVALID: "invalid", EXIT_RETRY: "retry"}
 
@@ -433,6 +438,8 @@ STATE_FIELDS = frozenset(
     {"stateSchemaVersion", "corpusId", "selectionRevision", "selectionDigest", "snapshot", "highWater", "tombstones"}
 )
 HIGH_WATER_FIELDS = frozenset({"sourceRevision", "contentSha256"})
+# The digest of the state's canonical form without this field.
+LEDGER_FIELD = "ledgerSha256"
 
 STATE_NAME = "state.json"
 EXTRACTION_NAME = "extraction.json"
@@ -448,11 +455,15 @@ OWNED_FILES = frozenset((*PUBLISHED_NAMES, *TEMP_NAMES, LOCK_NAME))
 # Removed in this order, the receipt first, so that no moment exists at which
 # a receipt vouches for a half-removed set.
 DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES)
+# What only a state can account for: a first use refuses a directory that
+# holds one of these without state.json.
+DERIVED_PUBLISHED_NAMES = frozenset({EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME, CACHE_NAME})
 
 if TYPE_CHECKING:
     JsonObject = dict[str, Any]
     GraphifyLoader = Callable[[], Mapping[str, Any]]
     LoadedSelection: TypeAlias = "tuple[JsonObject, SelectionPlaces] | ProjectionError | None"
+    LoadedState: TypeAlias = "tuple[JsonObject | None, int | None] | ProjectionError"
 
 
 # The counts every success reports, and what built and checked add.
@@ -480,11 +491,47 @@ class ProjectionError(Exception):
         # Where a malformed selection stops being JSON the adapter reads.
         self.line: int | None = None
         self.column: int | None = None
+        self.state_schema: int | None = None
         self.secret_fields: int | None = None
 
 
 def fail(code: str, at: str | None = None, rule: str | None = None, graphify_version: str | None = None) -> NoReturn:
     raise ProjectionError(code, at, rule, graphify_version)
+
+
+# Out of memory or descriptors: nothing is wrong with the files, whatever a
+# reader that met it concluded, and the remedy for a corrupt state (restore
+# a backup) would lose every tombstone made since.
+RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+
+
+def is_resource_exhaustion(error: BaseException | None) -> bool:
+    """Whether ``error`` is, or was raised while handling, a MemoryError or
+    an OS error for lack of memory or descriptors (a parser that turns a
+    MemoryError into "malformed" raises while handling it)."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, MemoryError) or (isinstance(error, OSError) and error.errno in RESOURCE_ERRNOS):
+            return True
+        if isinstance(error, ProjectionError) and error.code == "resource_exhausted":
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def as_resource_refusal(error: BaseException) -> ProjectionError:
+    """The refusal to report for ``error``: resource_exhausted when memory or
+    descriptors ran out, the refusal itself otherwise, and internal_error
+    for anything the adapter did not expect."""
+    if isinstance(error, ProjectionError) and error.code == "resource_exhausted":
+        return error
+    if is_resource_exhaustion(error):
+        version = error.graphify_version if isinstance(error, ProjectionError) else None
+        return ProjectionError("resource_exhausted", graphify_version=version)
+    if isinstance(error, ProjectionError):
+        return error
+    return ProjectionError("internal_error")
 
 
 # ---------------------------------------------------------------------------
@@ -702,7 +749,7 @@ def _loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any])
 # Python 3.13 reports a comma before a closing bracket at the comma; earlier
 # versions, where the bracket makes the text invalid.  The bracket it is.
 TRAILING_COMMA_MESSAGE = "Illegal trailing comma"
-JSON_WHITESPACE = " \t\n\r"
+JSON_SPACE_CHARS = " \t\n\r"
 
 
 def _syntax_stop(text: str, error: Any) -> int:
@@ -710,7 +757,7 @@ def _syntax_stop(text: str, error: Any) -> int:
     position: int = error.pos
     if error.msg.startswith(TRAILING_COMMA_MESSAGE):
         position += 1
-        while position < len(text) and text[position] in JSON_WHITESPACE:
+        while position < len(text) and text[position] in JSON_SPACE_CHARS:
             position += 1
     return position
 
@@ -3455,16 +3502,10 @@ def committed_state_bytes(state: JsonObject) -> bytes:
 
 
 def validate_state(value: Any) -> JsonObject:
-    """Check a decoded state.json: its version, its shape and every
-    invariant that acceptance guarantees."""
-    if not isinstance(value, dict):
-        fail("state_corrupt")
-    version = value.get("stateSchemaVersion")
-    if type(version) is not int:
-        fail("state_corrupt")
-    if version != STATE_SCHEMA_VERSION:
-        fail("state_schema_unsupported")
-    if value.keys() != STATE_FIELDS:
+    """Check a decoded state.json without its ledger digest: its shape and
+    every invariant that acceptance guarantees.  Its version was read
+    already (see parse_state)."""
+    if not isinstance(value, dict) or value.keys() != STATE_FIELDS:
         fail("state_corrupt")
     try:
         snapshot = validate_snapshot(value["snapshot"])
@@ -3480,51 +3521,112 @@ def validate_state(value: Any) -> JsonObject:
         and isinstance(value["corpusId"], str)
         and isinstance(value["selectionDigest"], str)
     )
-    expected = _state_from(snapshot, SelectionHashes(snapshot), high_water, tombstones)
-    ledger = set(tombstones)
-    listed = {b["branchId"] for b in snapshot["branches"]}
+    hashes = SelectionHashes(snapshot)
+    listed = {b["branchId"]: b for b in snapshot["branches"]}
+    # What acceptance of the snapshot wrote, field by field: the marks of the
+    # branches it lists (every other mark it kept as it was).
+    follows_snapshot = (
+        value["corpusId"] == snapshot["corpusId"]
+        and value["selectionRevision"] == snapshot["revision"]
+        and value["selectionDigest"] == hashes.digest
+        and all(
+            high_water.get(branch_id)
+            == {"sourceRevision": b["sourceRevision"], "contentSha256": hashes.branches[branch_id]}
+            for branch_id, b in listed.items()
+        )
+    )
     # Acceptance tombstones every branch it stops listing, and only restore
     # (which lists it) lifts a tombstone: a marked branch that is neither
     # listed nor tombstoned was edited out of the ledger by hand.
     consistent = (
         scalars_typed
-        # The snapshot was compared with its canonical form already.
-        and all(expected[name] == value[name] for name in STATE_FIELDS - {"snapshot"})
-        and set(snapshot.get("exclude", ())) <= ledger
-        and not set(snapshot.get("restore", ())) & ledger
-        and high_water.keys() - listed <= ledger
+        and follows_snapshot
+        and _all_tombstoned(snapshot.get("exclude", ()), tombstones)
+        and not any(_is_tombstoned(branch_id, tombstones) for branch_id in snapshot.get("restore", ()))
+        and _all_tombstoned(high_water.keys() - listed.keys(), tombstones)
     )
     if not consistent:
         fail("state_corrupt")
     return value
 
 
-def _tombstones_well_formed(tombstones: Any) -> bool:
-    """A list of IDs in strictly increasing order.  Checked in bulk: the
-    ledger may hold a million entries, and is_id on each costs seconds."""
-    if not isinstance(tombstones, list) or len(tombstones) > MAX_TOMBSTONES:
-        return False
-    if not tombstones:
+# Up to this many IDs are looked up in the sorted ledger by bisection; more
+# are matched against it in one pass, which hashes every tombstone once.
+BISECT_LOOKUPS = 64
+
+
+def _is_tombstoned(branch_id: str, tombstones: list[str]) -> bool:
+    import bisect
+
+    index = bisect.bisect_left(tombstones, branch_id)
+    return index < len(tombstones) and tombstones[index] == branch_id
+
+
+def _all_tombstoned(branch_ids: Iterable[str], tombstones: list[str]) -> bool:
+    wanted = set(branch_ids)
+    if len(wanted) <= BISECT_LOOKUPS:
+        return all(_is_tombstoned(branch_id, tombstones) for branch_id in wanted)
+    return len(wanted.intersection(tombstones)) == len(wanted)
+
+
+# Checked in bulk, a character class at a time, over all values joined by
+# a newline, which no valid value holds: the ledger may hold a million
+# entries, and is_id on each costs seconds.
+ID_BYTES = (LOWER + DIGITS + "-").encode("ascii")
+SHA256_BYTES = (DIGITS + "abcdef").encode("ascii")
+
+
+def _joined_lines(values: list[Any], alphabet: bytes) -> str | None:
+    """The values joined by newlines when each is a string of ``alphabet``
+    characters that holds no newline, else None."""
+    if set(map(type, values)) != {str}:
+        return None
+    joined = "\n".join(values)
+    if not joined.isascii() or joined.encode("ascii").translate(None, alphabet + b"\n"):
+        return None
+    return joined if joined.count("\n") == len(values) - 1 else None
+
+
+def _ids_well_formed(values: list[Any]) -> bool:
+    """Every value an ID, as is_id says: 1 to 64 characters of the ID
+    alphabet, not starting with a hyphen."""
+    if not values:
         return True
+    joined = _joined_lines(values, ID_BYTES)
+    # An empty value shows as an empty line: at either end or between two.
     return (
-        set(map(type, tombstones)) == {str}
-        and min(map(len, tombstones)) > 0
-        and max(map(len, tombstones)) <= MAX_ID_CHARS
-        and ID_CHARS.issuperset("".join(tombstones))
-        and ID_FIRST.issuperset([t[0] for t in tombstones])
-        and all(map(str.__lt__, tombstones, tombstones[1:]))
+        joined is not None
+        and max(map(len, values)) <= MAX_ID_CHARS
+        and not joined.startswith(("-", "\n"))
+        and not joined.endswith("\n")
+        and "\n-" not in joined
+        and "\n\n" not in joined
+        and joined != ""
     )
 
 
+def _tombstones_well_formed(tombstones: Any) -> bool:
+    """A list of IDs in strictly increasing order."""
+    if not isinstance(tombstones, list) or len(tombstones) > MAX_TOMBSTONES:
+        return False
+    return _ids_well_formed(tombstones) and all(map(str.__lt__, tombstones, tombstones[1:]))
+
+
 def _high_water_well_formed(high_water: Any) -> bool:
-    return isinstance(high_water, dict) and all(
-        is_id(branch_id)
-        and isinstance(mark, dict)
-        and mark.keys() == HIGH_WATER_FIELDS
-        and type(mark["sourceRevision"]) is int
-        and mark["sourceRevision"] >= 1
-        and is_sha256(mark["contentSha256"])
-        for branch_id, mark in high_water.items()
+    """Branch IDs, each with exactly a positive sourceRevision and a content
+    SHA-256: checked in bulk, as the tombstones are."""
+    if not isinstance(high_water, dict):
+        return False
+    marks = list(high_water.values())
+    if set(map(type, marks)) - {dict} or not all(mark.keys() == HIGH_WATER_FIELDS for mark in marks):
+        return False
+    revisions = [mark["sourceRevision"] for mark in marks]
+    digests = [mark["contentSha256"] for mark in marks]
+    return (
+        _ids_well_formed(list(high_water))
+        and not set(map(type, revisions)) - {int}
+        and min(revisions, default=1) >= 1
+        and (not digests or (_joined_lines(digests, SHA256_BYTES) is not None and set(map(len, digests)) == {64}))
     )
 
 
@@ -3542,20 +3644,146 @@ def validate_snapshot(value: Any) -> JsonObject:
     return canonical
 
 
+class StateSchemaUnsupported(ProjectionError):
+    """A state.json of a schema this adapter does not read as it is.  For
+    schema 1 the answer says so (``stateSchemaVersion``), because --migrate
+    converts it; any other version is never repeated from the file."""
+
+    def __init__(self, version: int | None) -> None:
+        super().__init__("state_schema_unsupported")
+        self.state_schema = version
+
+
 def parse_state(data: bytes) -> JsonObject:
+    """A state.json of the current schema, without its ledger digest."""
+    return decode_state(data, migrate=False)[0]
+
+
+# state.json is read the way the adapter writes it: canonical bytes, whose
+# ledger digest covers the bytes themselves once the digest's own pair is
+# cut out, so that any state up to its bound is checked by hashing before a
+# single value is decoded.  A reformatted state (the same content written
+# otherwise) is decoded and its canonical form hashed instead, up to 1 MiB,
+# where no shape takes long to decode (2 MiB of empty objects: 0.5 s).
+MAX_REFORMATTED_STATE_BYTES = 1024 * 1024
+LEDGER_PAIR_START = b',"ledgerSha256":"'
+SCHEMA_PAIR_START = b',"stateSchemaVersion":'
+# In the canonical form the version is followed by the last field.
+SCHEMA_PAIR_END = b',"tombstones":['
+
+
+def written_schema(data: bytes) -> int | None:
+    """The schema version of canonical state bytes, found without decoding:
+    top-level names are unambiguous there (a quote inside a string is
+    escaped).  None when the bytes do not read as canonical."""
+    start = data.rfind(SCHEMA_PAIR_START)
+    if start < 0:
+        return None
+    digits = data[start + len(SCHEMA_PAIR_START) : start + len(SCHEMA_PAIR_START) + 8].split(b",", 1)[0]
+    end = start + len(SCHEMA_PAIR_START) + len(digits)
+    if not (digits.isdigit() and digits[:1] != b"0" and data.startswith(SCHEMA_PAIR_END, end)):
+        return None
+    return int(digits)
+
+
+def ledger_as_written(data: bytes) -> bool:
+    """Whether the canonical bytes carry exactly one ledger digest, and it is
+    the SHA-256 of the same bytes without that pair and the final newline."""
+    start = data.find(LEDGER_PAIR_START)
+    if start < 0 or data.find(LEDGER_PAIR_START, start + 1) >= 0 or not data.endswith(b"}\n"):
+        return False
+    digest_start = start + len(LEDGER_PAIR_START)
+    recorded = data[digest_start : digest_start + 64]
+    if data[digest_start + 64 : digest_start + 65] != b'"' or not HEX_DIGITS.issuperset(
+        recorded.decode("ascii", "replace")
+    ):
+        return False
+    return sha256_hex(data[:start] + data[digest_start + 65 : -1]) == recorded.decode("ascii")
+
+
+def _decode_as_written(data: bytes) -> Any:
+    """Decode state bytes whose ledger digest matched them as written: no
+    marker objects are needed, the digest already rules out any change."""
+    import json
+
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+    except (ValueError, RecursionError, ProjectionError):
+        fail("state_corrupt")
+
+
+def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
+    """Decode and check state.json; return the state, always in the current
+    schema and without its ledger digest, and the schema it was migrated
+    from (None when it was current).  Only ``migrate`` reads schema 1."""
     if len(data) > MAX_STATE_BYTES:
         fail("state_corrupt")
+    version = written_schema(data)
+    if version == MIGRATABLE_STATE_SCHEMA and not migrate:
+        raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
+    if version not in (None, MIGRATABLE_STATE_SCHEMA, STATE_SCHEMA_VERSION):
+        raise StateSchemaUnsupported(None)
+    if version == STATE_SCHEMA_VERSION and ledger_as_written(data):
+        decoded = _decode_as_written(data)
+        if not isinstance(decoded, dict) or decoded.pop(LEDGER_FIELD, None) is None:
+            fail("state_corrupt")
+        return _validated(decoded, STATE_SCHEMA_VERSION), None
+    if version != MIGRATABLE_STATE_SCHEMA and len(data) > MAX_REFORMATTED_STATE_BYTES:
+        fail("state_corrupt")
     try:
-        # No depth walk: validate_state checks every field's shape before it
-        # compares anything, and json itself refuses runaway nesting.
+        # Strict, a repeated key included.  No depth walk: validate_state
+        # checks every field's shape before it compares anything, and json
+        # itself refuses runaway nesting.
         decoded = parse_json(data, max_depth=None)
     except ProjectionError:
         fail("state_corrupt")
-    return validate_state(decoded)
+    version = decoded.get("stateSchemaVersion") if isinstance(decoded, dict) else None
+    if type(version) is not int:
+        fail("state_corrupt")
+    if version == MIGRATABLE_STATE_SCHEMA:
+        if not migrate:
+            raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
+        # Exactly the checks adapter 0.1.0 made: it wrote no ledger digest.
+        state = _validated(decoded, MIGRATABLE_STATE_SCHEMA)
+        return dict(state, stateSchemaVersion=STATE_SCHEMA_VERSION), MIGRATABLE_STATE_SCHEMA
+    if version != STATE_SCHEMA_VERSION:
+        raise StateSchemaUnsupported(None)
+    recorded = decoded.pop(LEDGER_FIELD, None)
+    # The digest first: a hand edit is refused as such, whatever it left.
+    if not is_sha256(recorded) or sha256_hex(_canonical_or_corrupt(decoded)) != recorded:
+        fail("state_corrupt")
+    return _validated(decoded, STATE_SCHEMA_VERSION), None
+
+
+def _canonical_or_corrupt(value: Any) -> bytes:
+    try:
+        return canonical_bytes(value)
+    except UnicodeEncodeError:  # a lone surrogate, written as an escape
+        fail("state_corrupt")
+
+
+def _validated(decoded: Any, version: int) -> JsonObject:
+    if not isinstance(decoded, dict) or decoded.get("stateSchemaVersion") != version:
+        fail("state_corrupt")
+    try:
+        return validate_state(decoded)
+    except UnicodeEncodeError:  # a lone surrogate, written as an escape
+        fail("state_corrupt")
 
 
 def state_bytes(state: JsonObject) -> bytes:
-    return canonical_bytes(state) + b"\n"
+    """state.json: the canonical form of ``state`` with its ledger digest,
+    the SHA-256 of that same form without it (a digest ``state`` may carry
+    is recomputed).  Each field is serialized once; the pairs are joined in
+    sorted order, as canonical_bytes would."""
+    pairs = {
+        name: canonical_bytes(name) + b":" + canonical_bytes(value)
+        for name, value in state.items()
+        if name != LEDGER_FIELD
+    }
+    content = b"{" + b",".join(pairs[name] for name in sorted(pairs)) + b"}"
+    pairs[LEDGER_FIELD] = canonical_bytes(LEDGER_FIELD) + b":" + canonical_bytes(sha256_hex(content))
+    return b"{" + b",".join(pairs[name] for name in sorted(pairs)) + b"}\n"
 
 
 # ---------------------------------------------------------------------------
@@ -3825,14 +4053,14 @@ def read_selection(path: str) -> bytes:
     # O_NONBLOCK: opening a FIFO must not wait for a writer.
     try:
         fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | _O_BINARY | _O_CLOEXEC)
-    except (OSError, ValueError):
-        fail("selection_unreadable")
+    except (OSError, ValueError) as error:
+        fail("resource_exhausted" if is_resource_exhaustion(error) else "selection_unreadable")
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             fail("selection_unreadable")
         return _read_bounded(fd, MAX_SELECTION_BYTES, "selection_too_large")
-    except OSError:
-        fail("selection_unreadable")
+    except OSError as error:
+        fail("resource_exhausted" if is_resource_exhaustion(error) else "selection_unreadable")
     finally:
         os.close(fd)
 
@@ -3873,14 +4101,15 @@ def _is_link(st: os.stat_result) -> bool:
 
 class _StateErrors:
     """Inside ``with STATE_IO``, an OS error is one on the state directory:
-    ``state_access``.  OS errors anywhere else are not mapped here."""
+    ``state_access``, or ``resource_exhausted`` when memory or descriptors
+    ran out.  OS errors anywhere else are not mapped here."""
 
     def __enter__(self) -> None:
         return None
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, _trace: object) -> None:
         if isinstance(error, OSError):
-            raise ProjectionError("state_access") from None
+            raise ProjectionError("resource_exhausted" if is_resource_exhaustion(error) else "state_access") from None
 
 
 STATE_IO = _StateErrors()
@@ -4050,6 +4279,15 @@ def _path_max(fd: int) -> int:
         return DEFAULT_PATH_MAX
 
 
+def refuse_loose_root(st: os.stat_result) -> None:
+    """An existing root that another local user could write into (group or
+    others may write, or another user owns it) would let them plant a lock
+    or a name that blocks every update, or race Graphify's own write: it is
+    refused, on POSIX.  On Windows the directory's ACL is the operator's."""
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or st.st_uid != os.geteuid():
+        fail("state_permissions")
+
+
 def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
     """Walk from '/' with O_NOFOLLOW, so that no component can be a symlink;
     '..' is resolved by the kernel, after the component before it was checked."""
@@ -4085,6 +4323,8 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
                 raise
             os.close(fd)
             fd = child
+        if not created:
+            refuse_loose_root(os.fstat(fd))
         owned, fd = OwnedDir(path, fd, created), -1
         return owned
     finally:
@@ -4131,6 +4371,8 @@ def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
         st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         fail("state_access")
+    if not created and os.name == "posix":
+        refuse_loose_root(st)
     return OwnedDir(path, None, created)
 
 
@@ -4166,16 +4408,19 @@ def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
 def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
     """Check every entry against the owned names.  Refusals come in a fixed
     order whatever the listing order: symlink, lock (when asked), a foreign
-    name on first use, an unknown entry.  Changes nothing.
+    name or a published one on first use, an unknown entry.  Changes nothing.
 
-    A directory without state.json that holds only owned names, what a first
-    run killed before its commit leaves, counts as empty."""
+    A directory without state.json counts as empty when it holds only .tmp
+    twins and Graphify temporaries, all that a first run killed before its
+    commit can leave.  A graph, an extraction, a receipt or a cache there was
+    not made by this adapter from a state it can show, and is never replaced."""
     names = owned.names()
-    symlink = foreign = wrong_type = lock_held = False
+    symlink = foreign = wrong_type = lock_held = published = False
     for name in names:
         st = owned.lstat(name)
         if st is None:
             continue
+        published |= name in DERIVED_PUBLISHED_NAMES
         if _is_link(st):
             symlink = True
         elif name == CACHE_NAME:
@@ -4197,7 +4442,7 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
         fail("state_symlink")
     if refuse_lock and lock_held:
         fail("state_locked")
-    if foreign and STATE_NAME not in names:
+    if (foreign or published) and STATE_NAME not in names:
         fail("state_not_empty")
     if foreign or wrong_type:
         fail("state_unknown_entry")
@@ -4505,16 +4750,42 @@ def graph_matches(graph: Any, extraction: JsonObject) -> bool:
     )
 
 
+# How many descriptors must still be free after a failed Graphify call for
+# the failure to be Graphify's own: an import that cannot list a directory
+# fails as if the package were absent, with no trace of the cause.
+DESCRIPTOR_HEADROOM = 8
+
+
+def descriptors_to_spare(count: int = DESCRIPTOR_HEADROOM) -> bool:
+    """Whether ``count`` more descriptors can be opened now."""
+    opened: list[int] = []
+    try:
+        for _ in range(count):
+            opened.append(os.open(os.devnull, os.O_RDONLY | _O_CLOEXEC))
+    except OSError as error:
+        return not is_resource_exhaustion(error)
+    finally:
+        for fd in opened:
+            os.close(fd)
+    return True
+
+
+def _failed_for_resources(error: BaseException) -> bool:
+    return is_resource_exhaustion(error) or not descriptors_to_spare()
+
+
 def load_api(loader: GraphifyLoader) -> GraphifyApi:
     version: str | None = None
+    exhausted = False
     with silenced():
         try:
             modules: Mapping[str, Any] | None = loader()
         except Exception as error:
             modules = None
             version = clean_version(getattr(error, "graphify_version", None))
+            exhausted = _failed_for_resources(error)
     if modules is None:
-        fail("graphify_missing", graphify_version=version)
+        fail("resource_exhausted" if exhausted else "graphify_missing", graphify_version=version)
     from collections.abc import Mapping
 
     if not isinstance(modules, Mapping):
@@ -4523,11 +4794,15 @@ def load_api(loader: GraphifyLoader) -> GraphifyApi:
 
 
 def _graphify_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
-    """Call Graphify silenced: (True, its result), or (False, None) when it raised."""
+    """Call Graphify silenced: (True, its result), or (False, None) when it
+    raised; resource_exhausted when it raised for lack of memory or
+    descriptors."""
     with silenced():
         try:
             return True, function(*args, **kwargs)
-        except BaseException:  # SystemExit from a library is still its failure
+        except BaseException as error:  # SystemExit from a library is still its failure
+            if _failed_for_resources(error):
+                raise ProjectionError("resource_exhausted") from None
             return False, None
 
 
@@ -4609,7 +4884,18 @@ class Outcome:
     Graphify's version, and for a refusal where (``at``), which secret rule,
     and whether the published graph was withdrawn."""
 
-    __slots__ = ("at", "code", "column", "extra", "graphify_version", "line", "rule", "secret_fields", "withdrawn")
+    __slots__ = (
+        "at",
+        "code",
+        "column",
+        "extra",
+        "graphify_version",
+        "line",
+        "rule",
+        "secret_fields",
+        "state_schema",
+        "withdrawn",
+    )
 
     def __init__(self, code: str, extra: dict[str, Any], graphify_version: str | None = None) -> None:
         self.code = code
@@ -4620,6 +4906,7 @@ class Outcome:
         self.withdrawn = False
         self.line: int | None = None
         self.column: int | None = None
+        self.state_schema: int | None = None
         self.secret_fields: int | None = None
 
     @classmethod
@@ -4630,6 +4917,7 @@ class Outcome:
         outcome.withdrawn = error.withdrawn
         outcome.line = error.line
         outcome.column = error.column
+        outcome.state_schema = error.state_schema
         outcome.secret_fields = error.secret_fields
         return outcome
 
@@ -4707,15 +4995,35 @@ def publish(owned: OwnedDir, state: JsonObject, changes: Mapping[str, int], load
     return Outcome("built", status, api.version)
 
 
+def load_state(owned: OwnedDir, migrate: bool) -> LoadedState:
+    """state.json decoded and checked, (None, None) when there is none, or
+    the refusal, kept so that the update can report it in order."""
+    try:
+        data = owned.read(STATE_NAME, MAX_STATE_BYTES, "state_corrupt")
+        return (None, None) if data is None else decode_state(data, migrate)
+    except ProjectionError as error:
+        return as_resource_refusal(error)
+    except (MemoryError, OSError) as error:
+        return as_resource_refusal(error)
+
+
 def accept(
-    owned: OwnedDir, selection: JsonObject | None, places: SelectionPlaces | None = None
+    owned: OwnedDir,
+    stored: tuple[JsonObject | None, int | None],
+    selection: JsonObject | None,
+    places: SelectionPlaces | None = None,
 ) -> tuple[JsonObject, Mapping[str, int]]:
-    """Reconcile and, unless it is a replay or a rebuild, commit state.json;
-    return the accepted state and what the update changed."""
-    state = read_state(owned)
+    """Reconcile and, unless it is a replay or a plain rebuild, commit
+    state.json (a migrated state in the current schema); return the accepted
+    state and what the update changed."""
+    state, migrated_from = stored
     if selection is None:
         if state is None:
             fail("state_missing")
+        if migrated_from is not None:
+            data = committed_state_bytes(state)
+            SIGNALS.check()
+            owned.write_atomic(STATE_NAME, data)
         return state, NO_CHANGES
     accepted, replay = reconcile(state, selection, places)
     if replay:
@@ -4726,28 +5034,37 @@ def accept(
     return accepted, update_changes(state, selection, accepted)
 
 
-def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader) -> Outcome:
+def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader, migrate: bool = False) -> Outcome:
     """Under the lock, in a checked directory: withdraw the derived files
     first, then validate, commit and publish.  A refusal from here on says
-    ``withdrawn``; whatever stopped it, no half-published graph stays."""
+    ``withdrawn``; whatever stopped it, no half-published graph stays.  A
+    state of a schema this adapter does not read as it is stops it before
+    anything is touched."""
+    stored = load_state(owned, migrate)
+    if isinstance(stored, StateSchemaUnsupported):
+        raise stored
     try:
         remove_derived(owned)
         SIGNALS.check()
         if isinstance(loaded, ProjectionError):
             raise loaded
+        if isinstance(stored, ProjectionError):
+            raise stored
         selection, places = loaded if loaded is not None else (None, None)
-        return publish(owned, *accept(owned, selection, places), loader)
+        outcome = publish(owned, *accept(owned, stored, selection, places), loader)
+        if stored[1] is not None:
+            outcome.extra["migratedFrom"] = stored[1]
+        return outcome
     except BaseException as error:
         try:
             remove_derived(owned)
         except ProjectionError:
             pass
-        if isinstance(error, ProjectionError):
-            error.withdrawn = True
+        refusal = as_resource_refusal(error)
+        refusal.withdrawn = True
+        if refusal is error:
             raise
-        internal = ProjectionError("internal_error")
-        internal.withdrawn = True
-        raise internal from None
+        raise refusal from None
 
 
 def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
@@ -4768,6 +5085,37 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
             committed_state_bytes(accepted)
             changes = update_changes(state, loaded[0], accepted)
     return Outcome("checked", dict(_status(project(accepted), accepted, left_out=True), **changes))
+
+
+# Graphify records its version in graph.json's "graph" object from 0.9.91
+# on ("graphify_version"; 0.9.77 records none).  Inside a JSON string every
+# quote is escaped, so a quoted name right after "{" or "," is a key.
+GRAPH_VERSION_KEY = b'"graphify_version"'
+JSON_WHITESPACE = b" \t\n\r"
+
+
+def graph_recorded_versions(graph: bytes) -> list[str | None]:
+    """Every value of a "graphify_version" key in graph.json (a version
+    that is not clean counts as None), in file order; found by searching,
+    so that a 20 MB graph is not decoded again."""
+    import json
+    import re
+
+    value = re.compile(rb'[ \t\n\r]*:[ \t\n\r]*("(?:[^"\\]|\\.)*"|null)')
+    found: list[str | None] = []
+    start = graph.find(GRAPH_VERSION_KEY)
+    while start >= 0:
+        before = start - 1
+        while before >= 0 and graph[before] in JSON_WHITESPACE:
+            before -= 1
+        if before >= 0 and graph[before] in b"{,":
+            match = value.match(graph, start + len(GRAPH_VERSION_KEY))
+            try:
+                found.append(clean_version(json.loads(match.group(1))) if match else None)
+            except ValueError:
+                found.append(None)
+        start = graph.find(GRAPH_VERSION_KEY, start + 1)
+    return found
 
 
 def verify(owned: OwnedDir | None) -> Outcome:
@@ -4797,6 +5145,10 @@ def verify(owned: OwnedDir | None) -> Outcome:
     expected_receipt = receipt_bytes(state, graph_sha, sha256_hex(extraction_data), version)
     if receipt_data != expected_receipt:
         fail("receipt_mismatch")
+    # The graph says which Graphify wrote it: the receipt must not claim another.
+    recorded = graph_recorded_versions(graph_data)
+    if recorded and recorded != [version]:
+        fail("receipt_mismatch")
     # The receipt vouches for the files; the state must vouch for the receipt.
     projection = project(state)
     if not _is_extraction_of(extraction_data, projection):
@@ -4810,16 +5162,19 @@ def verify(owned: OwnedDir | None) -> Outcome:
 
 
 class Arguments:
-    __slots__ = ("dry_run", "selection", "state_root", "verify")
+    __slots__ = ("dry_run", "migrate", "selection", "state_root", "verify")
 
-    def __init__(self, state_root: str, selection: str | None, verify: bool, dry_run: bool) -> None:
+    def __init__(
+        self, state_root: str, selection: str | None, verify: bool, dry_run: bool, migrate: bool = False
+    ) -> None:
         self.state_root = state_root
         self.selection = selection
         self.verify = verify
         self.dry_run = dry_run
+        self.migrate = migrate
 
-    def _key(self) -> tuple[str, str | None, bool, bool]:
-        return (self.state_root, self.selection, self.verify, self.dry_run)
+    def _key(self) -> tuple[str, str | None, bool, bool, bool]:
+        return (self.state_root, self.selection, self.verify, self.dry_run, self.migrate)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Arguments) and self._key() == other._key()
@@ -4829,7 +5184,7 @@ class Arguments:
 
 
 VALUE_FLAGS = ("--state-root", "--selection")
-SWITCHES = ("--verify", "--dry-run")
+SWITCHES = ("--verify", "--dry-run", "--migrate")
 
 
 def parse_arguments(argv: Sequence[str]) -> Arguments:
@@ -4862,7 +5217,11 @@ def parse_arguments(argv: Sequence[str]) -> Arguments:
     is_verify = "--verify" in switches
     if is_verify and ("--selection" in values or "--dry-run" in switches):
         fail("usage")
-    return Arguments(values["--state-root"], values.get("--selection"), is_verify, "--dry-run" in switches)
+    # A migration is a rebuild of the committed state: nothing else goes with it.
+    is_migrate = "--migrate" in switches
+    if is_migrate and ("--selection" in values or len(switches) > 1):
+        fail("usage")
+    return Arguments(values["--state-root"], values.get("--selection"), is_verify, "--dry-run" in switches, is_migrate)
 
 
 def result_line(outcome: Outcome) -> str:
@@ -4895,6 +5254,8 @@ def result_line(outcome: Outcome) -> str:
         if outcome.line is not None and outcome.column is not None:
             result["line"] = outcome.line
             result["column"] = outcome.column
+        if outcome.state_schema is not None:
+            result["stateSchemaVersion"] = outcome.state_schema
     return json.dumps(result, sort_keys=True, separators=(",", ":"))
 
 
@@ -4905,8 +5266,8 @@ def _load_selection(path: str | None) -> LoadedSelection:
         return None
     try:
         return check_selection_bytes(read_selection(path))
-    except ProjectionError as error:
-        return error
+    except (ProjectionError, MemoryError) as error:
+        return as_resource_refusal(error)
 
 
 def _open_for_update(state_root: str, loaded: LoadedSelection) -> OwnedDir | None:
@@ -4968,7 +5329,7 @@ def _run_in(owned: OwnedDir | None, args: Arguments, loaded: LoadedSelection, lo
     lock.acquire()
     try:
         scan_directory(owned, refuse_lock=False)
-        return update(owned, loaded, loader)
+        return update(owned, loaded, loader, args.migrate)
     finally:
         lock.release()
 
@@ -4977,10 +5338,8 @@ def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tupl
     """Run one invocation and return its exit code and result line."""
     try:
         outcome = run(parse_arguments(argv), loader)
-    except ProjectionError as error:
-        outcome = Outcome.refusal(error)
-    except BaseException:
-        outcome = Outcome("internal_error", {})
+    except BaseException as error:
+        outcome = Outcome.refusal(as_resource_refusal(error))
     return CODES[outcome.code], result_line(outcome)
 
 
@@ -5012,6 +5371,19 @@ def emit(line: str) -> None:
         pass
 
 
+class _DiscardedText:
+    """sys.stderr for the length of a run: what Python-level code writes
+    there (a warning, or the log line hashlib prints when memory runs out
+    while it loads its algorithms) must not reach the stream, which the
+    result line's contract keeps empty."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+
 def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphify) -> int:
     """The command line.  Run as a program (no ``argv``), the signals are
     blocked once the line is printed: a signal then must not turn the reported
@@ -5019,11 +5391,13 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     the caller's handlers come back."""
     _reserve_standard_descriptors()
     previous_umask = os.umask(0o077)
+    previous_stderr, sys.stderr = sys.stderr, _DiscardedText()
     SIGNALS.install()
     try:
         exit_code, line = execute(sys.argv[1:] if argv is None else argv, loader)
         emit(line)
     finally:
+        sys.stderr = previous_stderr
         os.umask(previous_umask)
         if argv is None:
             SIGNALS.hold_until_exit()

@@ -14,7 +14,11 @@ judgement: through a fresh `--dry-run` process and in process), and growth
 along each dimension.
 
 `--quick` (what CI runs, so that the script cannot rot) prints the figures
-only: budgets are judged by hand on a full run.
+only: budgets are judged by hand on a full run.  `--shapes` runs only the
+hostile shapes (selections and states built to be slow to judge, each
+through a fresh process, CPU time and the slowest): it needs no Graphify, so
+`python3.13 -I tests/benchmark_projection.py --shapes` runs it under any
+CPython.
 """
 
 from __future__ import annotations
@@ -417,6 +421,117 @@ def hostile(workdir: str) -> None:
         )
 
 
+# Every shape a reviewer of a JSON parser would try, as files a fresh
+# process must judge (refuse, or check with --dry-run) within this much CPU.
+SHAPE_BUDGET = 0.5
+
+
+def _nested(depth: int, inner: str) -> str:
+    return "[" * depth + inner + "]" * depth
+
+
+def _fill(unit: str, budget_bytes: int) -> str:
+    """``unit`` repeated, comma-separated, to about ``budget_bytes``."""
+    return ",".join([unit] * max(1, budget_bytes // (len(unit.encode()) + 1)))
+
+
+def _selection_shapes() -> dict[str, bytes]:
+    """Selections just under 2 MiB, each built to make one part of the
+    parse, the checks or the secret scan work hardest."""
+    room = cp.MAX_SELECTION_BYTES - 200
+    head = '{"schemaVersion":1,"corpusId":"shape","revision":1,"branches":[],"x":'
+    arrays = _nested(59, _fill("[]", room - 150))
+    pairs = _fill('"k":0', room // 2)
+    return {
+        "1M empty arrays 60 deep, unknown field": (head + arrays + "}").encode(),
+        "the same, then a repeated key": (head + arrays + ',"x":0}').encode(),
+        "many tiny objects, unknown field": (head + "[" + _fill("{}", room - 100) + "]}").encode(),
+        "many keys in one object": (head + "{" + ",".join(f'"k{i}":0' for i in range(room // 12)) + "}}").encode(),
+        "one key repeated in one object": (head + "{" + pairs + "}}").encode(),
+        "nesting just under the bound, repeated": (head + "[" + _fill(_nested(62, ""), room - 100) + "]}").encode(),
+        "nesting past the bound": ("[" * room).encode(),
+        "long numbers": (head + "[" + _fill("1" * cp.MAX_NUMBER_CHARS, room - 100) + "]}").encode(),
+        "a string of escapes": (head + '"' + "\\u0041" * (room // 7) + '"}').encode(),
+        "surrogate pairs as escapes": (head + '"' + "\\ud83d\\ude00" * (room // 13) + '"}').encode(),
+        "whitespace": (" " * room + "{}").encode(),
+        "2 MiB of U+FDFA": json.dumps(hostile_selection(lambda: "\ufdfa"), ensure_ascii=False).encode(),
+        "summaries of \\n escapes": json.dumps(hostile_selection(lambda: "a\n")).encode(),
+        "tiny summaries": json.dumps(make_selection(220, 0, 100, 1)).encode(),
+    }
+
+
+def _state_shapes() -> dict[str, bytes]:
+    """state.json files up to its bound: the largest valid ones, and hostile
+    ones in the adapter's canonical shape or not."""
+    snapshot = cp.validate_selection(make_selection(3, 1, 1, 40))
+    hashes = cp.SelectionHashes(snapshot)
+    room = cp.MAX_STATE_BYTES - 1024
+    tombstones = {f"t{i:07d}" for i in range(cp.MAX_TOMBSTONES - 10)}
+    marked = [("b" + hashlib.sha256(str(i).encode()).hexdigest())[:64] for i in range(235_000)]
+    marks = {i: {"sourceRevision": 7, "contentSha256": hashlib.sha256(i.encode()).hexdigest()} for i in marked}
+    valid = cp.state_bytes(cp._state_from(snapshot, hashes, {}, tombstones))
+    canonical = '{"corpusId":"benchmark","highWater":{},"ledgerSha256":"' + "0" * 64 + '","x":'
+    small = cp.MAX_REFORMATTED_STATE_BYTES - 1024
+    return {
+        "1M tombstones (valid)": valid,
+        "235,000 marks, 53 MiB (valid)": cp.state_bytes(cp._state_from(snapshot, hashes, marks, marked)),
+        "1M tombstones, one digit flipped": valid.replace(b"t0000001", b"t0000002", 1),
+        "1M tombstones as schema 1 (no --migrate)": valid.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":1'),
+        "64 MiB of empty arrays, canonical head": (canonical + _nested(59, _fill("[]", room)) + "}\n").encode(),
+        "1 MiB of empty arrays, reformatted": (" " + _nested(59, _fill("[]", small)) + "\n").encode(),
+        "1 MiB of tiny objects, reformatted": (' {"x":[' + _fill("{}", small) + "]}\n").encode(),
+        "1 MiB of keys, reformatted": (" {" + ",".join(f'"k{i}":0' for i in range(small // 12)) + "}\n").encode(),
+    }
+
+
+def _cpu_of(command: list[str]) -> tuple[float, str]:
+    """CPU seconds (user + system) of one fresh process, and its code."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    line = done.stdout.decode().strip()
+    return seconds, json.loads(line)["code"] if line else f"no line (exit {done.returncode})"
+
+
+def hostile_shapes(workdir: str) -> None:
+    """Each hostile shape through a fresh process: the selections by
+    `--dry-run`, the states by `--dry-run` without a selection (read,
+    validated, projected).  Prints each one's CPU time and the slowest."""
+    print(f"\n## Hostile shapes, fresh process CPU (Python {sys.version.split()[0]})")
+    figures: list[tuple[float, str]] = []
+    state_root = os.path.join(workdir, "shape-state")
+    for name, data in _selection_shapes().items():
+        path = os.path.join(workdir, "shape.json")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        command = [sys.executable, "-I", MODULE, "--state-root", state_root, "--selection", path, "--dry-run"]
+        runs = [_cpu_of(command) for _ in range(REPEAT)]
+        seconds = statistics.median(r[0] for r in runs)
+        figures.append((seconds, "selection: " + name))
+        print(
+            f"- selection, {name} ({len(data) / 1048576:.2f} MiB): {runs[0][1]} in {seconds:.3f} s"
+            f"{budget(f'{SHAPE_BUDGET} s')}"
+        )
+    for name, data in _state_shapes().items():
+        root = os.path.join(workdir, "shape-root")
+        shutil.rmtree(root, ignore_errors=True)
+        os.mkdir(root, 0o700)
+        with open(os.path.join(root, cp.STATE_NAME), "wb") as handle:
+            handle.write(data)
+        runs = [_cpu_of([sys.executable, "-I", MODULE, "--state-root", root, "--dry-run"]) for _ in range(REPEAT)]
+        seconds = statistics.median(r[0] for r in runs)
+        figures.append((seconds, "state: " + name))
+        print(
+            f"- state, {name} ({len(data) / 1048576:.1f} MiB): {runs[0][1]} in {seconds:.3f} s"
+            f"{budget(f'{SHAPE_BUDGET} s')}"
+        )
+    slowest = max(figures)
+    print(f"Slowest: {slowest[1]}, {slowest[0]:.3f} s of CPU")
+
+
 # Text that NFKC expands many times over: each repeated to 2 MiB must be
 # judged within HOSTILE_BUDGET seconds of CPU too.
 HOSTILE_FOLDS = {"U+FDFA (18x)": "\ufdfa", "U+33AF (6x, ASCII kept)": "\u33af", "U+3316 (6x)": "\u3316"}
@@ -424,16 +539,6 @@ HOSTILE_FOLDS = {"U+FDFA (18x)": "\ufdfa", "U+33AF (6x, ASCII kept)": "\u33af", 
 # a whole build may cost at most FLOOR_BUDGET times the floor's CPU.
 BENCH = os.path.join(os.path.dirname(ROOT), "shared", "bench")
 FLOOR_BUDGET = 1.05
-
-
-def cpu_of(command: list[str]) -> float:
-    """User + system CPU seconds of one whole process."""
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, capture_output=True, check=False)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def encoded_fold_selection(char: str) -> bytes:
@@ -467,7 +572,7 @@ def hostile_folds(workdir: str) -> None:
         with open(path, "wb") as handle:
             handle.write(encoded_fold_selection(char))
         command = [sys.executable, "-I", MODULE, "--state-root", state_root, "--selection", path, "--dry-run"]
-        cpu = statistics.median(cpu_of(command) for _ in range(REPEAT))
+        cpu = statistics.median(_cpu_of(command)[0] for _ in range(REPEAT))
         print(f"- {name} x {os.path.getsize(path) / 1048576:.2f} MiB: {cpu * 1000:.0f} ms CPU{budget('500 ms')}")
 
 
@@ -488,8 +593,10 @@ def versus_floor(workdir: str) -> None:
         for attempt in range(REPEAT):
             state_root = os.path.join(workdir, f"floor-{shape}-adapter-{attempt}")
             floor_root = os.path.join(workdir, f"floor-{shape}-floor-{attempt}")
-            adapter.append(cpu_of([sys.executable, "-I", MODULE, "--state-root", state_root, "--selection", selection]))
-            floor.append(cpu_of([sys.executable, "-I", os.path.join(BENCH, "floor.py"), selection, floor_root]))
+            adapter.append(
+                _cpu_of([sys.executable, "-I", MODULE, "--state-root", state_root, "--selection", selection])[0]
+            )
+            floor.append(_cpu_of([sys.executable, "-I", os.path.join(BENCH, "floor.py"), selection, floor_root])[0])
         ratio = statistics.median(adapter) / statistics.median(floor)
         print(
             f"- {shape}: adapter {statistics.median(adapter):.2f} s, floor {statistics.median(floor):.2f} s CPU:"
@@ -499,6 +606,13 @@ def versus_floor(workdir: str) -> None:
 
 def main() -> None:
     workdir = os.path.realpath(tempfile.mkdtemp(prefix="cp-bench-"))
+    if "--shapes" in sys.argv:
+        # This section alone: it needs no Graphify, so any CPython runs it.
+        try:
+            hostile_shapes(workdir)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return
     try:
         print(f"# conversation projection benchmark (Python {sys.version.split()[0]}, {os.cpu_count()} cores)")
         print(f"Graphify import, fresh interpreter: {graphify_import_seconds() * 1000:.0f} ms")
@@ -529,6 +643,7 @@ def main() -> None:
         largest = max(results.values(), key=lambda f: f["graphify"])
         budgets(workdir, largest)
         hostile(workdir)
+        hostile_shapes(workdir)
         hostile_folds(workdir)
         versus_floor(workdir)
         growth(workdir)

@@ -168,6 +168,21 @@ def run_standin(
     return Result(completed)
 
 
+# Adapter 0.1.0 exactly as released: it writes the schema-1 states that the
+# migration is tested on.
+RELEASED_MODULE = os.path.join(HERE, "released", "conversation_projection_0_1_0.py")
+
+
+def run_released(args: Sequence[str], python: str = sys.executable, env: dict[str, str] | None = None) -> Result:
+    """Adapter 0.1.0's own entry point, a fresh process.  It commits
+    state.json before it imports Graphify, so its state is the same whether
+    Graphify is installed (built) or not (graphify_missing)."""
+    completed = subprocess.run(
+        [python, "-I", RELEASED_MODULE, *args], capture_output=True, env=env or child_env(), timeout=120
+    )
+    return Result(completed)
+
+
 def blocked_graphify_command(workdir: str) -> list[str]:
     """The module's own entry point, run where `import graphify` fails even
     if Graphify is installed: a shadowing graphify.py that raises."""
@@ -249,12 +264,14 @@ class TempDirTestCase(unittest.TestCase):
         withdrawn: bool = False,
         secret_fields: int | None = None,
         stop: tuple[int, int] | None = None,
+        more: dict[str, Any] | None = None,
     ) -> None:
         """The one line, its code and exit, and exactly the keys it must have:
-        ``at``, ``rule`` and ``withdrawn`` are present only when expected;
-        ``secretFields`` on every selection_secret (1 unless told); a
-        malformed selection always says where it stops (``stop``: the line
-        and column expected, when given)."""
+        ``at``, ``rule``, ``withdrawn`` and the keys of ``more`` (with those
+        values) are present only when expected; ``secretFields`` on every
+        selection_secret (1 unless told); a malformed selection always says
+        where it stops (``stop``: the line and column expected, when
+        given)."""
         expected_exit = cp.CODES[code] if exit_code is None else exit_code
         self.assertEqual(result.stderr, b"", "stderr must stay empty")
         self.assertEqual(len(result.lines), 1, "exactly one result line")
@@ -262,10 +279,12 @@ class TempDirTestCase(unittest.TestCase):
         self.assertEqual(result.returncode, expected_exit)
         self.assertEqual(result.json["exitCode"], expected_exit)
         keys = set(result.json)
+        for key, value in (more or {}).items():
+            self.assertEqual(result.json.get(key), value, key)
         if expected_exit == 0:
-            self.assertEqual(keys, SUCCESS_KEYS_BY_CODE[code])
+            self.assertEqual(keys, SUCCESS_KEYS_BY_CODE[code] | set(more or {}))
         else:
-            expected = set(ALWAYS_KEYS)
+            expected = ALWAYS_KEYS | set(more or {})
             if code == "selection_secret" and secret_fields is None:
                 secret_fields = 1
             for key, value in (

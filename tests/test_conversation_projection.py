@@ -11,6 +11,7 @@ import copy
 import json
 import os
 import random
+import shutil
 import stat
 import string
 import subprocess
@@ -979,8 +980,9 @@ class TestModuleBoundary(TempDirTestCase):
         path = self.write_selection(mutated(lambda v: v.update(raw="x")))
         imported = self.imports_of(MODULE, "--state-root", self.state, "--selection", path)
         # What the interpreter itself loads (site, .pth hooks of an editable
-        # install) is not the module's doing.
-        baseline = self.imports_of("-c", "pass")
+        # install) and what the json package needs (json.decoder imports re)
+        # are not the module's doing: only what it adds to them is.
+        baseline = self.imports_of("-c", "import json")
         # The public json package parses; nothing else slow is needed to refuse.
         self.assertIn("json.decoder", imported)
         slow = ("graphify", "networkx", "importlib.metadata", "re", "hashlib", "typing", "dataclasses")
@@ -1040,7 +1042,7 @@ class TestReconcile(unittest.TestCase):
         self.assertEqual(state["tombstones"], ["never-seen", "other"])
         self.assertEqual(set(state["highWater"]), {"child", "other", "parent"})
         self.assertEqual(state["highWater"]["child"]["sourceRevision"], 1)
-        self.assertEqual(cp.validate_state(json.loads(cp.state_bytes(state))), state)
+        self.assertEqual(cp.parse_state(cp.state_bytes(state)), state)
 
     def test_a_first_state_cannot_pass_the_state_bounds(self) -> None:
         """Why a first run checks only refuse_first_use before it creates the
@@ -1267,7 +1269,7 @@ class TestStateValidation(unittest.TestCase):
         self.assertIsNone(self.code(self.data))
 
     def test_other_version_is_unsupported(self) -> None:
-        for version in (0, 2, 99):
+        for version in (0, 1, 3, 99):
             changed = dict(self.state, stateSchemaVersion=version)
             self.assertEqual(self.code(cp.state_bytes(changed)), "state_schema_unsupported")
 
@@ -1496,19 +1498,50 @@ class TestOwnedDirectory(TempDirTestCase):
                 os.unlink(os.path.join(self.state, "graph.json"))
 
     def test_first_use_after_a_killed_first_run_counts_as_empty(self) -> None:
-        """Only owned leftovers and no lock: what a first run killed before
-        its commit leaves.  The next first-use update clears and builds."""
+        """Only .tmp twins and Graphify temporaries and no lock: all that a
+        first run killed before its commit can leave.  The next first-use
+        update clears and builds."""
         os.mkdir(self.state)
-        leftovers = ("state.json.tmp", "extraction.json", "graph.json.tmp", "receipt.json", ".gfy-a1b2c3d4.tmp")
+        leftovers = (
+            "state.json.tmp",
+            "extraction.json.tmp",
+            "graph.json.tmp",
+            "receipt.json.tmp",
+            ".gfy-a1b2c3d4.tmp",
+            ".gfy-replace-a1b2.tmp",
+            ".gfy-replace-bak-a1b2.tmp",
+        )
         for name in leftovers:
             with open(os.path.join(self.state, name), "w") as handle:
                 handle.write("half")
-        os.mkdir(os.path.join(self.state, "cache"))
-        with open(os.path.join(self.state, "cache", "last_query_stamp"), "w") as handle:
-            handle.write("stamp")
         self.assertResult(self.project(fixture()), "built")
         self.assertEqual(self.entries(), ["extraction.json", "graph.json", "receipt.json", "state.json"])
         self.assertResult(self.verify(), "verified")
+
+    def test_first_use_never_replaces_a_graph_it_cannot_show_it_made(self) -> None:
+        """A published name or cache/ without state.json is the user's own
+        (or another tool's): state_not_empty, and every byte stays."""
+        for name in ("extraction.json", "graph.json", "receipt.json", "cache"):
+            with self.subTest(name):
+                os.mkdir(self.state)
+                if name == "cache":
+                    os.mkdir(os.path.join(self.state, name))
+                    with open(os.path.join(self.state, name, "last_query_stamp"), "w") as handle:
+                        handle.write("stamp")
+                else:
+                    with open(os.path.join(self.state, name), "w") as handle:
+                        handle.write("the user's own")
+                with open(os.path.join(self.state, "graph.json.tmp"), "w") as handle:
+                    handle.write("half")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.project(fixture()), "state_not_empty")
+                self.assertEqual(snapshot_tree(self.state), before)
+                path = self.write_selection(fixture())
+                self.assertResult(
+                    run_module(["--state-root", self.state, "--selection", path, "--dry-run"]), "state_not_empty"
+                )
+                self.assertEqual(snapshot_tree(self.state), before)
+                shutil.rmtree(self.state)
 
     def test_first_use_with_owned_leftovers_and_a_lock_is_locked(self) -> None:
         os.mkdir(self.state)
@@ -1683,10 +1716,18 @@ class TestOwnedDirectory(TempDirTestCase):
         self.assertResult(self.project(family(revision=2)), "state_corrupt", withdrawn=True)
         self.assertEqual(self.read("state.json"), good[:-30])
         self.assertEqual(self.entries(), ["state.json"])
+        # A schema this adapter does not know stops every invocation before
+        # it touches anything: the derived files of a newer adapter stay.
         with open(state_path, "wb") as handle:
-            handle.write(good.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":2'))
-        self.assertResult(self.rebuild(), "state_schema_unsupported", withdrawn=True)
+            handle.write(good)
+        self.assertResult(self.rebuild(), "built")
+        newer = self.read("state.json").replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":3')
+        with open(state_path, "wb") as handle:
+            handle.write(newer)
+        before = snapshot_tree(self.state)
+        self.assertResult(self.rebuild(), "state_schema_unsupported")
         self.assertResult(self.verify(), "state_schema_unsupported")
+        self.assertEqual(snapshot_tree(self.state), before)
 
 
 class TestLock(TempDirTestCase):
@@ -2565,7 +2606,8 @@ class TestOwnedNamesOfOtherKinds(TempDirTestCase):
         with open(os.path.join(self.state, "cache"), "w") as handle:
             handle.write("my notes")
         before = snapshot_tree(self.state)
-        self.assertResult(self.project(family()), "state_unknown_entry")
+        # Without state.json, a "cache" of any kind makes first use refuse.
+        self.assertResult(self.project(family()), "state_not_empty")
         self.assertEqual(snapshot_tree(self.state), before)
         os.unlink(os.path.join(self.state, "cache"))
         self.assertResult(self.project(family()), "built")

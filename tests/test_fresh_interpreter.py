@@ -40,8 +40,14 @@ from cp_testlib import (
     child_env,
     cp,
     fixture,
+    run_released,
     snapshot_tree,
 )
+
+try:
+    import resource
+except ImportError:  # Windows
+    resource = None  # type: ignore[assignment]
 
 ALNUM = string.ascii_letters + string.digits
 FAKE_VERSION = "0.0.0+fake"
@@ -292,10 +298,26 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
             handle.write(good[:-10])
         self.expect(self.cli(["--state-root", self.state]), "state_corrupt", withdrawn=True)
         with open(os.path.join(self.state, "state.json"), "wb") as handle:
-            handle.write(good.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":7'))
-        self.expect(self.cli(["--state-root", self.state]), "state_schema_unsupported", withdrawn=True)
+            handle.write(good.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":7'))
+        self.expect(self.cli(["--state-root", self.state]), "state_schema_unsupported")
         with open(os.path.join(self.state, "state.json"), "wb") as handle:
             handle.write(good)
+        self.expect(self.cli(["--state-root", self.state]), "built")
+        if os.name == "posix":
+            os.chmod(self.state, 0o750)
+            self.expect(self.cli(["--state-root", self.state]), "built")
+            for mode in (0o770, 0o707, 0o1777):
+                os.chmod(self.state, mode)
+                before = snapshot_tree(self.state)
+                for args in ([], ["--verify"], ["--migrate"], ["--dry-run"]):
+                    with self.subTest(mode=oct(mode), args=args):
+                        self.expect(self.cli(["--state-root", self.state, *args]), "state_permissions")
+                        self.assertEqual(snapshot_tree(self.state), before)
+            os.chmod(self.state, 0o700)
+        with open(os.path.join(self.state, "receipt.json"), "r+b") as handle:
+            receipt = handle.read()
+            handle.seek(0)
+            handle.write(receipt.replace(FAKE_VERSION.encode(), b"0.0.1+fake"))
         self.expect(self.cli(["--state-root", self.state, "--verify"]), "receipt_mismatch")
         self.expect(self.cli(["--state-root", os.path.join(self.tmp, "no", "parent")]), "state_access")
 
@@ -312,6 +334,126 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
     def test_internal_error(self) -> None:
         self.expect(self.update(fixture(), "sabotage"), "internal_error", withdrawn=True)
         self.assertEqual(self.entries(), ["state.json"])
+
+    def test_schema_1_and_migrate(self) -> None:
+        """A state written by adapter 0.1.0, run by this same interpreter."""
+        path = self.write_selection(fixture())
+        args = ["--state-root", self.state, "--selection", path]
+        self.assertEqual(run_released(args, self.python, child_env(CP_FAKE_GRAPHIFY="ok")).code, "built")
+        before = snapshot_tree(self.state)
+        self.expect(self.cli(["--state-root", self.state]), "state_schema_unsupported", more={"stateSchemaVersion": 1})
+        self.assertEqual(snapshot_tree(self.state), before)
+        self.expect(self.cli(["--state-root", self.state, "--migrate"]), "built", more={"migratedFrom": 1})
+        self.expect(self.cli(["--state-root", self.state, "--migrate"]), "built")
+        self.expect(self.cli(["--state-root", self.state, "--verify"]), "verified")
+
+    def limited_runs(self, kind: int, limits: Sequence[int], args: Callable[[int], list[str]]) -> dict[int, Result]:
+        """One run per limit of ``kind`` (resource.RLIMIT_*), set in the child
+        before it executes the interpreter.  A limit so low that the
+        interpreter cannot start prints nothing: those runs must all lie
+        below the ones that print their line."""
+
+        def runs_with(limit: int) -> Result:
+            def apply() -> None:
+                resource.setrlimit(kind, (limit, limit))
+
+            return self.cli(args(limit), preexec_fn=apply)
+
+        results = {limit: runs_with(limit) for limit in limits}
+        started = [limit for limit, result in results.items() if result.lines]
+        self.assertTrue(started, "no limit let the interpreter start")
+        for limit, result in results.items():
+            if limit >= min(started):
+                with self.subTest(limit=limit):
+                    self.assertEqual(result.stderr, b"")
+                    self.assertEqual(len(result.lines), 1)
+        return {limit: results[limit] for limit in started}
+
+    @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
+    def test_out_of_descriptors(self) -> None:
+        """Too few descriptors to open the files, the selection, the state or
+        Graphify's modules: resource_exhausted, never graphify_missing or
+        state_access (adapter 0.1.0 answered graphify_missing)."""
+        path = self.write_selection(fixture())
+        results = self.limited_runs(
+            resource.RLIMIT_NOFILE,
+            range(4, 16),
+            lambda limit: ["--state-root", os.path.join(self.tmp, f"fd-{limit}"), "--selection", path],
+        )
+        after_commit = []
+        for limit, result in results.items():
+            with self.subTest(limit=limit):
+                state = os.path.join(self.tmp, f"fd-{limit}")
+                if result.code == "built":
+                    continue
+                self.expect(result, "resource_exhausted", withdrawn=os.path.exists(state) or None)
+                if os.path.exists(state):
+                    self.assertEqual(sorted(os.listdir(state)), ["state.json"])
+                    after_commit.append(limit)
+        self.assertTrue(after_commit, "no run ran out after its commit (extraction, import or build)")
+        self.assertEqual(results[max(results)].code, "built")
+
+    @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
+    def test_out_of_memory_on_a_large_selection(self) -> None:
+        """A valid 1.7 MiB selection under an address-space limit: checked or
+        resource_exhausted, never selection_malformed or internal_error
+        (adapter 0.1.0 answered both)."""
+        value = fixture()
+        value["branches"] = [
+            {
+                "branchId": f"b-{i:03d}",
+                "sourceRevision": 1,
+                "sources": [],
+                "summaries": [
+                    {"summaryId": f"s{j}", "role": "user", "kind": "summary", "approved": True, "text": "word " * 390}
+                    for j in range(2)
+                ],
+            }
+            for i in range(450)
+        ]
+        value.pop("exclude", None)
+        path = self.write_selection(value)
+        self.assertGreater(os.path.getsize(path), 1.7 * 2**20)
+        results = self.limited_runs(
+            resource.RLIMIT_AS,
+            [megabytes << 20 for megabytes in range(16, 48, 2)],
+            lambda _limit: ["--state-root", self.state, "--selection", path, "--dry-run"],
+        )
+        exhausted = 0
+        for limit, result in results.items():
+            with self.subTest(megabytes=limit >> 20):
+                if result.code != "checked":
+                    self.expect(result, "resource_exhausted")
+                    exhausted += 1
+        self.assertGreaterEqual(exhausted, 2)
+        self.assertEqual(results[max(results)].code, "checked")
+
+    @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
+    def test_out_of_memory_on_a_large_state(self) -> None:
+        """A valid state of a million tombstones rebuilt under an address-space
+        limit: built or resource_exhausted, never state_corrupt, and
+        state.json stays as it was."""
+        snapshot = cp.validate_selection(fixture())
+        ledger = {f"t{i:07d}" for i in range(cp.MAX_TOMBSTONES - 10)} | set(snapshot["exclude"])
+        state = cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, ledger)
+        data = cp.state_bytes(state)
+        os.mkdir(self.state, 0o700)
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(data)
+        results = self.limited_runs(
+            resource.RLIMIT_AS,
+            [megabytes << 20 for megabytes in range(40, 200, 10)],
+            lambda _limit: ["--state-root", self.state],
+        )
+        exhausted = 0
+        for limit, result in results.items():
+            with self.subTest(megabytes=limit >> 20):
+                if result.code != "built":
+                    self.expect(result, "resource_exhausted", withdrawn=True)
+                    exhausted += 1
+                self.assertEqual(self.read("state.json"), data)
+        self.assertGreaterEqual(exhausted, 2)
+        self.assertEqual(results[max(results)].code, "built")
 
     @unittest.skipUnless(hasattr(signal, "SIGHUP"), "POSIX signals")
     def test_interrupted_by_its_own_signal(self) -> None:

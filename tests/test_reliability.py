@@ -37,6 +37,7 @@ from cp_testlib import (
     encode,
     fixture,
     run_module,
+    run_released,
     run_standin,
     selection,
     snapshot_tree,
@@ -439,6 +440,100 @@ class TestFirstRunCrashes(Lifecycle):
         self.crash_first_run_at_every_step("kill", -signal.SIGKILL)
 
 
+class TestMigrationCrashes(TempDirTestCase):
+    """--migrate of a state written by adapter 0.1.0, stopped before each of
+    its filesystem steps (exit, SIGKILL, an OS error, a signal): state.json
+    is always the whole old one or the whole migrated one, and rerunning
+    --migrate recovers."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.base = os.path.realpath(tempfile.mkdtemp(prefix="cp-migrate-"))
+        cls.template = os.path.join(cls.base, "template")
+        for name, value in (("first.json", fixture()), ("second.json", second_revision())):
+            path = os.path.join(cls.base, name)
+            with open(path, "wb") as handle:
+                handle.write(encode(value))
+            result = run_released(["--state-root", cls.template, "--selection", path])
+            assert result.code in ("built", "graphify_missing"), result.code
+        cls.old = read(os.path.join(cls.template, "state.json"))
+        assert json.loads(cls.old)["stateSchemaVersion"] == 1
+        migrated = os.path.join(cls.base, "migrated")
+        copy_state(cls.template, migrated)
+        trace = os.path.join(cls.base, "trace.json")
+        completed = run_faulty({"at": None, "trace": trace}, ["--state-root", migrated, "--migrate"])
+        assert json.loads(completed.stdout)["migratedFrom"] == 1
+        cls.new = read(os.path.join(migrated, "state.json"))
+        with open(trace, encoding="utf-8") as handle:
+            cls.steps: list[str] = json.load(handle)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        shutil.rmtree(cls.base, ignore_errors=True)
+
+    def fresh(self) -> None:
+        self.state = os.path.join(tempfile.mkdtemp(dir=self.tmp), "state")
+        copy_state(self.template, self.state)
+
+    def assert_whole_and_recovers(self) -> None:
+        self.assertIn(self.read("state.json"), (self.old, self.new))
+        lock = os.path.join(self.state, "projection.lock")
+        if os.path.exists(lock):
+            os.unlink(lock)
+        migrated = self.read("state.json") == self.old
+        self.assertResult(
+            run_standin(["--state-root", self.state, "--migrate"]),
+            "built",
+            more={"migratedFrom": 1} if migrated else {},
+        )
+        self.assertEqual(self.read("state.json"), self.new)
+        self.assertResult(self.verify(), "verified")
+
+    def test_the_commit_is_one_of_the_steps(self) -> None:
+        self.assertLess(self.steps.index("replace:state.json.tmp"), self.steps.index("replace:extraction.json.tmp"))
+        self.assertNotEqual(self.old, self.new)
+
+    def test_killed_before_each_step(self) -> None:
+        action, returncode = ("kill", -signal.SIGKILL) if hasattr(signal, "SIGKILL") else ("exit", 137)
+        for index, label in enumerate(self.steps):
+            with self.subTest(step=index, label=label):
+                self.fresh()
+                completed = run_faulty({"at": index, "action": action}, ["--state-root", self.state, "--migrate"])
+                self.assertEqual(completed.returncode, returncode)
+                self.assertEqual(completed.stderr, b"")
+                self.assert_whole_and_recovers()
+
+    def test_os_errors_and_signals_at_each_step(self) -> None:
+        plans: list[dict[str, Any]] = [{"action": "errno", "errno": code} for code in (errno.EIO, errno.EMFILE)]
+        plans.append({"action": "signal"})
+        lock_taken = self.steps.index("write:projection.lock")
+        lock_release = len(self.steps) - 1
+        for plan in plans:
+            for index, label in enumerate(self.steps):
+                with self.subTest(plan=plan, step=index, label=label):
+                    self.fresh()
+                    completed = run_faulty(dict(plan, at=index), ["--state-root", self.state, "--migrate"])
+                    result = Result(completed)
+                    self.assertEqual(completed.stderr, b"")
+                    self.assertEqual(len(result.lines), 1)
+                    if result.code != "built":
+                        expected = {
+                            errno.EIO: "state_access",
+                            errno.EMFILE: "resource_exhausted",
+                        }.get(plan.get("errno", 0), "interrupted")
+                        self.assertIn(result.code, (expected, "graphify_failed"))
+                        # An OS error while taking the lock touched nothing; a
+                        # signal is answered once the derived files are gone.
+                        touched = index > lock_taken or plan["action"] == "signal"
+                        self.assertEqual(result.json.get("withdrawn"), True if touched else None)
+                        self.assertNotIn("projection.lock", self.entries())
+                        if touched:
+                            self.assertEqual(self.entries(), ["state.json"])
+                    elif index != lock_release:
+                        self.assertNotIn("projection.lock", self.entries())
+                    self.assert_whole_and_recovers()
+
+
 class TestConcurrency(Lifecycle):
     def start_all(self, revisions: list[int], state: str) -> list[Result]:
         paths = []
@@ -466,9 +561,10 @@ class TestConcurrency(Lifecycle):
             self.assertEqual(result.stderr, b"")
             self.assertIn((result.returncode, result.code), {(0, "built"), (2, "state_locked"), (2, "revision_stale")})
         self.assertTrue([r for r in results if r.code == "built"])
-        state = json.loads(self.read("state.json"))
+        data = self.read("state.json")
+        state = cp.parse_state(data)
         self.assertIn(state["selectionRevision"], revisions)
-        self.assertEqual(cp.validate_state(state), state)
+        self.assertEqual(cp.state_bytes(state), data)
         self.assertNotIn("projection.lock", self.entries())
         self.assertResult(self.rebuild(), "built")
         self.assertResult(self.verify(), "verified")
@@ -823,8 +919,21 @@ class TestLeakSweep(TempDirTestCase):
             handle.write(state_text[:-40])
         record(run_standin(["--state-root", corrupt]))
         with open(os.path.join(corrupt, "state.json"), "wb") as handle:
-            handle.write(state_text.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":9'))
+            handle.write(state_text.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":9'))
         record(run_standin(["--state-root", corrupt]))
+        loose = state("loose")
+        copy_state(built_state, loose)
+        os.chmod(loose, 0o770)
+        record(run_standin(["--state-root", loose]))
+        exhausted = state("exhausted")
+        record(
+            Result(
+                run_faulty(
+                    {"at": 3, "action": "errno", "errno": errno.EMFILE},
+                    ["--state-root", exhausted, "--selection", good_path],
+                )
+            )
+        )
         record(run_standin(["--state-root", os.path.join(self.tmp, f"{s}-no-parent", "x"), "--selection", good_path]))
         record(run_standin(["--state-root", state("bug"), "--selection", good_path], "adapter-bug"))
         interrupted = state("interrupted")

@@ -1,0 +1,289 @@
+"""state.json schema 2 (its ledger digest) and the explicit migration from
+schema 1, against states written by adapter 0.1.0 itself.
+
+tests/released/conversation_projection_0_1_0.py is that release, byte for
+byte; it runs here as a fresh `python -I` process, as a user's old install
+would have, to write the schema-1 states these tests migrate.
+
+Stdlib only: python -I tests/test_migration.py, or under pytest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import sys
+import unittest
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from cp_testlib import (
+    Result,
+    TempDirTestCase,
+    branch,
+    cp,
+    fixture,
+    run_module,
+    run_released,
+    selection,
+    snapshot_tree,
+)
+
+
+def ledger_of(state: dict[str, Any]) -> str:
+    content = {k: v for k, v in state.items() if k != "ledgerSha256"}
+    encoded = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(encoded).hexdigest()
+
+
+def three_branches(revision: int, **extra: Any) -> dict[str, Any]:
+    return selection(
+        revision,
+        [branch("parent", sources=["ref-a"]), branch("child", parent="parent"), branch("other")],
+        **extra,
+    )
+
+
+class ReleasedState(TempDirTestCase):
+    """A schema-1 state with a snapshot, tombstones and high-water marks,
+    written by adapter 0.1.0: revision 1 lists three branches, revision 2
+    leaves one out and excludes another."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        revisions = (
+            three_branches(1, exclude=["never-listed"]),
+            selection(2, [branch("parent", 2)], exclude=["child"]),
+        )
+        for value in revisions:
+            result = run_released(["--state-root", self.state, "--selection", self.write_selection(value)])
+            self.assertIn(result.code, ("built", "graphify_missing"))
+        self.old_bytes = self.read("state.json")
+        self.old = json.loads(self.old_bytes)
+        self.assertEqual(self.old["stateSchemaVersion"], 1)
+        self.assertEqual(self.old["tombstones"], ["child", "never-listed", "other"])
+
+    def migrate(self) -> Result:
+        return self.run_cli(["--state-root", self.state, "--migrate"], "ok")
+
+
+class TestMigration(ReleasedState):
+    def test_migrate_keeps_snapshot_tombstones_and_high_water(self) -> None:
+        self.assertResult(self.migrate(), "built", more={"migratedFrom": 1})
+        new = json.loads(self.read("state.json"))
+        self.assertEqual(new["stateSchemaVersion"], 2)
+        self.assertEqual(new["ledgerSha256"], ledger_of(new))
+        for name in ("corpusId", "selectionRevision", "selectionDigest", "snapshot", "highWater", "tombstones"):
+            self.assertEqual(new[name], self.old[name], name)
+        self.assertEqual(set(new), set(self.old) | {"ledgerSha256"})
+        self.assertResult(self.verify(), "verified")
+
+    def test_migrated_ledger_still_guards_replays(self) -> None:
+        self.assertResult(self.migrate(), "built", more={"migratedFrom": 1})
+        # An older selection stays stale; a tombstoned branch listed again
+        # stays out; a branch below its high-water mark is refused.
+        self.assertResult(self.project(three_branches(1)), "revision_stale", at="/revision", withdrawn=True)
+        relisted = self.project(selection(3, [branch("parent", 2), branch("child", parent="parent")]))
+        self.assertResult(relisted, "built")
+        self.assertEqual(relisted.json["withheldBranches"], 1)
+        self.assertResult(
+            self.project(selection(4, [branch("parent", 1)])),
+            "source_revision_conflict",
+            at="/branches/0/sourceRevision",
+            withdrawn=True,
+        )
+
+    def test_migrate_on_schema_2_is_a_plain_rebuild(self) -> None:
+        self.assertResult(self.migrate(), "built", more={"migratedFrom": 1})
+        committed = self.read("state.json")
+        graph = self.read("graph.json")
+        self.assertResult(self.migrate(), "built")
+        self.assertEqual(self.read("state.json"), committed)
+        self.assertEqual(self.read("graph.json"), graph)
+
+    def test_every_other_invocation_changes_nothing(self) -> None:
+        before = snapshot_tree(self.state)
+        newer = self.write_selection(selection(3, [branch("parent", 3)]), "newer.json")
+        invalid = self.write_selection(b"{", "invalid.json")
+        runs = {
+            "rebuild": self.rebuild,
+            "update": lambda: self.run_cli(["--state-root", self.state, "--selection", newer], "ok"),
+            "invalid update": lambda: self.run_cli(["--state-root", self.state, "--selection", invalid], "ok"),
+            "dry run": lambda: run_module(["--state-root", self.state, "--selection", newer, "--dry-run"]),
+            "verify": self.verify,
+        }
+        for name, action in runs.items():
+            with self.subTest(name):
+                self.assertResult(action(), "state_schema_unsupported", more={"stateSchemaVersion": 1})
+                self.assertEqual(snapshot_tree(self.state), before)
+
+    def test_migrate_goes_with_nothing_else(self) -> None:
+        path = self.write_selection(fixture())
+        before = snapshot_tree(self.state)
+        for extra in (["--selection", path], ["--verify"], ["--dry-run"], ["--migrate"]):
+            with self.subTest(extra=extra):
+                self.assertResult(run_module(["--state-root", self.state, "--migrate", *extra]), "usage")
+        self.assertEqual(snapshot_tree(self.state), before)
+
+    def test_an_unknown_schema_is_refused_by_migrate_too(self) -> None:
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(self.old_bytes.replace(b'"stateSchemaVersion":1', b'"stateSchemaVersion":3'))
+        before = snapshot_tree(self.state)
+        self.assertResult(self.migrate(), "state_schema_unsupported")
+        self.assertResult(self.rebuild(), "state_schema_unsupported")
+        self.assertEqual(snapshot_tree(self.state), before)
+
+    def test_a_schema_1_state_is_validated_as_0_1_0_did(self) -> None:
+        # Deleting a tombstone leaves a marked branch neither listed nor
+        # tombstoned: adapter 0.1.0 refused that, and so does the migration.
+        edited = self.old_bytes.replace(b'"tombstones":["child","never-listed","other"]', b'"tombstones":["child"]')
+        self.assertNotEqual(edited, self.old_bytes)
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(edited)
+        self.assertResult(self.migrate(), "state_corrupt", withdrawn=True)
+        self.assertEqual(self.read("state.json"), edited)
+        self.assertEqual(self.entries(), ["state.json"])
+
+    def test_migrate_without_a_state(self) -> None:
+        missing = os.path.join(self.tmp, "missing")
+        self.assertResult(self.run_cli(["--state-root", missing, "--migrate"], "ok"), "state_missing")
+        self.assertFalse(os.path.lexists(missing))
+
+    def test_migrate_takes_the_lock(self) -> None:
+        with open(os.path.join(self.state, "projection.lock"), "w") as handle:
+            handle.write("1\n")
+        before = snapshot_tree(self.state)
+        self.assertResult(self.migrate(), "state_locked")
+        self.assertEqual(snapshot_tree(self.state), before)
+
+
+class TestLedgerDigest(ReleasedState):
+    """Hand edits of a schema-2 state.json, made as text: each is refused."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.assertResult(self.migrate(), "built", more={"migratedFrom": 1})
+        self.good = self.read("state.json")
+
+    def assert_corrupt(self, edited: bytes) -> None:
+        self.assertNotEqual(edited, self.good)
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(edited)
+        self.assertResult(self.verify(), "state_corrupt")
+        self.assertResult(self.rebuild(), "state_corrupt", withdrawn=True)
+        self.assertResult(self.migrate(), "state_corrupt", withdrawn=True)
+        self.assertEqual(self.read("state.json"), edited)
+        self.assertEqual(self.entries(), ["state.json"])
+
+    def test_a_deleted_tombstone(self) -> None:
+        # "never-listed" was never listed: no other rule can see it gone.
+        self.assert_corrupt(self.good.replace(b'"child","never-listed","other"', b'"child","other"'))
+
+    def test_a_lowered_high_water_mark(self) -> None:
+        new = json.loads(self.good)
+        self.assertEqual(new["highWater"]["parent"]["sourceRevision"], 2)
+        mark = json.dumps(new["highWater"]["parent"], sort_keys=True, separators=(",", ":")).encode()
+        self.assert_corrupt(self.good.replace(mark, mark.replace(b'"sourceRevision":2', b'"sourceRevision":1')))
+
+    def test_a_flipped_digit(self) -> None:
+        digest = json.loads(self.good)["highWater"]["other"]["contentSha256"].encode()
+        flipped = digest[:10] + (b"0" if digest[10:11] != b"0" else b"1") + digest[11:]
+        self.assert_corrupt(self.good.replace(digest, flipped))
+
+    def test_a_missing_or_malformed_digest(self) -> None:
+        recorded = json.loads(self.good)["ledgerSha256"].encode()
+        for edited in (
+            self.good.replace(b'"ledgerSha256":"' + recorded + b'",', b""),
+            self.good.replace(recorded, recorded.upper()),
+        ):
+            with self.subTest(edited=edited[:0]):
+                self.assert_corrupt(edited)
+                with open(os.path.join(self.state, "state.json"), "wb") as handle:
+                    handle.write(self.good)
+
+    def test_a_reformatted_state_with_its_digest_still_reads(self) -> None:
+        """The digest covers the canonical form, not the bytes: the same
+        content written otherwise is read (up to 1 MiB)."""
+        pretty = json.dumps(json.loads(self.good), indent=2, ensure_ascii=True).encode() + b"\n"
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(pretty)
+        self.assertResult(self.rebuild(), "built")
+        self.assertResult(self.verify(), "verified")
+
+    def test_the_digest_covers_exactly_the_other_fields(self) -> None:
+        self.assertEqual(json.loads(self.good)["ledgerSha256"], ledger_of(json.loads(self.good)))
+        self.assertEqual(cp.state_bytes(cp.parse_state(self.good)), self.good)
+
+
+class TestStateAsWritten(unittest.TestCase):
+    """Bytes as the adapter writes them are checked by one hash before any
+    decoding; other bytes of the same content are decoded only when small."""
+
+    def state(self, tombstones: int) -> dict[str, Any]:
+        snapshot = cp.validate_selection(fixture())
+        ledger = {f"t{i:06d}" for i in range(tombstones)} | set(snapshot["exclude"])
+        return cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, ledger)
+
+    def assert_refused(self, data: bytes, code: str) -> None:
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.parse_state(data)
+        self.assertEqual(caught.exception.code, code)
+
+    def test_only_a_small_state_may_be_reformatted(self) -> None:
+        for tombstones, reformatted in ((10, None), (120_000, "state_corrupt")):
+            with self.subTest(tombstones=tombstones):
+                state = self.state(tombstones)
+                data = cp.state_bytes(state)
+                self.assertEqual(cp.parse_state(data), state)
+                spaced = data.replace(b',"tombstones":[', b', "tombstones": [')
+                self.assertEqual(len(spaced) > cp.MAX_REFORMATTED_STATE_BYTES, reformatted is not None)
+                if reformatted is None:
+                    self.assertEqual(cp.parse_state(spaced), state)
+                else:
+                    self.assert_refused(spaced, reformatted)
+
+    def test_a_large_state_with_a_wrong_digest_is_refused_undecoded(self) -> None:
+        data = cp.state_bytes(self.state(120_000))
+        self.assert_refused(data.replace(b"t000001", b"t000002", 1), "state_corrupt")
+        self.assert_refused(data[:-1], "state_corrupt")
+        schema_1 = data.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":1')
+        self.assert_refused(schema_1, "state_schema_unsupported")
+
+
+class TestBulkLedgerChecks(unittest.TestCase):
+    """The ledger's shape is checked in bulk, over joined values; each bulk
+    check must agree with the per-value rule it stands for."""
+
+    def test_ids_agree_with_is_id(self) -> None:
+        rng = random.Random(17)
+        alphabet = "az09-_A\n é"
+        samples = ["", "a", "-", "a" * 64, "a" * 65, "0-", "-0", "a\nb"]
+        samples += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 5))) for _ in range(2000)]
+        for value in samples:
+            with self.subTest(value=value):
+                self.assertEqual(cp._ids_well_formed([value]), cp.is_id(value))
+                self.assertEqual(cp._ids_well_formed(["b", value]), cp.is_id(value))
+                self.assertEqual(cp._ids_well_formed([value, "b"]), cp.is_id(value))
+
+    def test_high_water_digests_agree_with_is_sha256(self) -> None:
+        good = "0" * 64
+        for digest in (good, good[:-1], good + "0", "A" * 64, "g" * 64, good[:-1] + "\n", 64):
+            with self.subTest(digest=digest):
+                marks = {
+                    "a": {"sourceRevision": 1, "contentSha256": digest},
+                    "b": {"sourceRevision": 2, "contentSha256": good},
+                }
+                self.assertEqual(cp._high_water_well_formed(marks), cp.is_sha256(digest))
+
+    def test_tombstones_must_strictly_increase(self) -> None:
+        self.assertTrue(cp._tombstones_well_formed(["a", "b", "c"]))
+        for tombstones in (["b", "a"], ["a", "a"], ["a", "c", "b"]):
+            with self.subTest(tombstones=tombstones):
+                self.assertFalse(cp._tombstones_well_formed(tombstones))
+
+
+if __name__ == "__main__":
+    unittest.main()
