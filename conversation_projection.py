@@ -619,6 +619,8 @@ _BLANKED_ESCAPE = b"xx"
 _DEPTH_STEPS = bytes(1 if b in b"[{" else 255 if b in b"]}" else 0 for b in range(256))
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 NUMBER_BYTES = frozenset(b"0123456789+-.eE")
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_RUN_OF_ZEROS = b"0" * (MAX_NUMBER_CHARS + 1)
 # A number of more than MAX_NUMBER_CHARS characters holds this run; only a
 # match outside strings is one.
 _LONG_NUMBER_RUN = rb"[0-9]{%d}|-[0-9]{%d}" % (MAX_NUMBER_CHARS + 1, MAX_NUMBER_CHARS)
@@ -669,6 +671,10 @@ def _long_number_offset(data: bytes) -> int | None:
     """A run of digits that only a number too long holds, outside strings."""
     import re
 
+    # Most documents hold no such run at all: two substring searches say so.
+    digits = data.translate(_DIGITS_AS_ZERO)
+    if _LONG_RUN_OF_ZEROS not in digits and b"-" + _LONG_RUN_OF_ZEROS[1:] not in digits:
+        return None
     blanked = _blank_escapes(data)
     runs = re.compile(_LONG_NUMBER_RUN)
     position = quotes = 0
@@ -713,13 +719,39 @@ def _lone_surrogate_offset(data: bytes) -> int | None:
     return None if found is None else found.start()
 
 
-def _first_fault(data: bytes, max_depth: int | None) -> int | None:
-    """The first place in ``data``, a document json read up to its end, that
-    the adapter refuses although json accepts it: nesting past the bound, a
-    number too long, a lone surrogate."""
+def _value_nests_deeper_than(value: Any, max_depth: int) -> bool:
+    """The depth of a parsed value of few containers: a walk over them."""
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if depth > max_depth:
+            return True
+        children = item.values() if type(item) is dict else item
+        pending.extend((child, depth + 1) for child in children if type(child) in CONTAINER_TYPES)
+    return False
+
+
+CONTAINER_TYPES = (dict, list)
+# Up to this many brackets, a walk over the parsed containers is cheaper than
+# reading the whole document again.
+WALKED_CONTAINERS = 50_000
+
+
+def _too_deep(data: bytes, max_depth: int, value: Any) -> int | None:
+    few = type(value) in CONTAINER_TYPES and data.count(b"[") + data.count(b"{") <= WALKED_CONTAINERS
+    if few and not _value_nests_deeper_than(value, max_depth):
+        return None
+    return _too_deep_offset(data, max_depth)
+
+
+def _first_fault(data: bytes, max_depth: int | None, value: Any = None) -> int | None:
+    """The first place in ``data``, a document json read up to its end (with
+    ``value``, what json made of it, when it read all of it), that the adapter
+    refuses although json accepts it: nesting past the bound, a number too
+    long, a lone surrogate."""
     found = [_long_number_offset(data), _lone_surrogate_offset(data)]
     if max_depth is not None:
-        found.append(_too_deep_offset(data, max_depth))
+        found.append(_too_deep(data, max_depth, value))
     offsets = [offset for offset in found if offset is not None]
     return min(offsets) if offsets else None
 
@@ -778,7 +810,7 @@ def _decode(data: bytes, text: str, max_depth: int | None, hook: Callable[[list[
         # Python's digit limit: a fault of the kinds _first_fault finds.
         stop = len(data)
     else:
-        fault = _first_fault(data, max_depth)
+        fault = _first_fault(data, max_depth, value)
         if fault is not None:
             malformed_at(data, fault)
         return value
