@@ -794,9 +794,22 @@ def _syntax_stop(text: str, error: Any) -> int:
     return position
 
 
-def _decode(data: bytes, text: str, max_depth: int | None, hook: Callable[[list[tuple[str, Any]]], Any]) -> Any:
-    """json's value of ``text``, or selection_malformed at the first place
-    where the document stops being one the adapter reads."""
+# What json says when a text that is only the start of a document ends
+# inside a string or an escape, with how many characters from where it
+# points the escape needs: the fault is then the end, not where json points.
+CUT_MESSAGES = (("Unterminated string", sys.maxsize), ("Invalid \\uXXXX escape", 5), ("Invalid \\escape", 2))
+
+
+def _cut_short(text: str, error: Any) -> bool:
+    return any(error.msg.startswith(message) and error.pos + room > len(text) for message, room in CUT_MESSAGES)
+
+
+def _decode(
+    data: bytes, text: str, max_depth: int | None, hook: Callable[[list[tuple[str, Any]]], Any], cut: bool = False
+) -> Any:
+    """json's value of ``text``, or _Stop at the first place where the
+    document stops being one the adapter reads.  With ``cut``, ``text`` is
+    only the start of the document."""
     import json
 
     try:
@@ -804,7 +817,8 @@ def _decode(data: bytes, text: str, max_depth: int | None, hook: Callable[[list[
     except _OutOfBounds as error:
         stop = _token_offset(data, error.token)
     except json.JSONDecodeError as error:
-        stop = len(text[: _syntax_stop(text, error)].encode("utf-8"))
+        ended = cut and _cut_short(text, error)
+        stop = len(data) if ended else len(text[: _syntax_stop(text, error)].encode("utf-8"))
     except (RecursionError, ValueError):
         # Nesting past the interpreter's own limit, or an integer past
         # Python's digit limit: a fault of the kinds _first_fault finds.
@@ -812,10 +826,32 @@ def _decode(data: bytes, text: str, max_depth: int | None, hook: Callable[[list[
     else:
         fault = _first_fault(data, max_depth, value)
         if fault is not None:
-            malformed_at(data, fault)
+            raise _Stop(fault)
         return value
     fault = _first_fault(data[:stop], max_depth)
-    malformed_at(data, stop if fault is None else fault)
+    raise _Stop(stop if fault is None else fault)
+
+
+class _Stop(Exception):
+    """The byte offset where a document stops being one the adapter reads."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__()
+        self.offset = offset
+
+
+def _stop_before(data: bytes, invalid: int, max_depth: int | None, hook: Callable[..., Any]) -> int:
+    """Where a document that is not UTF-8 stops: at its first invalid byte,
+    unless the text before that byte stops being JSON the adapter reads."""
+    head = data[:invalid]
+    try:
+        _decode(head, head.decode("utf-8"), max_depth, hook, cut=True)
+    except _Stop as stop:
+        return min(stop.offset, invalid)
+    except ProjectionError:
+        # A repeated key before the invalid byte: malformed comes first.
+        pass
+    return invalid
 
 
 def parse_json(
@@ -827,13 +863,17 @@ def parse_json(
     UTF-8 without BOM, no NaN or Infinity, no lone surrogate, bounded nesting
     and numbers.  A repeated key is refused unless ``object_pairs_hook``
     says otherwise.  A refusal says where the document stops being one."""
+    hook = object_pairs_hook or _unique_object
     if data.startswith(b"\xef\xbb\xbf"):
         malformed_at(data, 0)
     try:
         text = data.decode("utf-8", errors="strict")
     except UnicodeDecodeError as error:
-        malformed_at(data, error.start)
-    return _decode(data, text, max_depth, object_pairs_hook or _unique_object)
+        malformed_at(data, _stop_before(data, error.start, max_depth, hook))
+    try:
+        return _decode(data, text, max_depth, hook)
+    except _Stop as stop:
+        malformed_at(data, stop.offset)
 
 
 def canonical_bytes(value: Any) -> bytes:
