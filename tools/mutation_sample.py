@@ -586,6 +586,9 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--timings", help="per-test timings: read when the file exists, else measured and saved")
     parser.add_argument("--lines", help="only mutants on these lines, e.g. 95,450-460 (to check a pinning test)")
     parser.add_argument("--no-ci-steps", action="store_true", help="skip the smoke, benchmark and other Pythons")
+    parser.add_argument(
+        "--tests", nargs="+", metavar="TEST", help="run only these pytest paths or node ids (to check pinning tests)"
+    )
     parser.add_argument("--list", action="store_true", help="print the sample's mutants and run nothing")
     return parser.parse_args(argv)
 
@@ -614,10 +617,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for tree in trees:
             shutil.copytree(args.repo, tree, ignore=IGNORED_NAMES, symlinks=True)
         env = _environment(args.python)
-        timings = load_timings(args.timings, args.python, trees[0], env)
-        stages = build_stages(args.python, timings)
-        failing = list(timings.failing)
-        if not args.no_ci_steps:
+        stages, failing = _stages_for(args, trees[0], env)
+        if not (args.no_ci_steps or args.tests):
             ci_stage, ci_failing = ci_steps_stage(args.python, trees[0], env)
             stages.append(ci_stage)
             failing += ci_failing
@@ -631,6 +632,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
+
+
+def _stages_for(args: argparse.Namespace, tree: str, env: dict[str, str]) -> tuple[list[Stage], list[str]]:
+    """The chosen tests as one stage, timed on the unchanged tree; or the
+    whole suite in its fast and slow stages."""
+    if args.tests:
+        command = [args.python, *PYTEST, "-x", *args.tests]
+        started = time.monotonic()
+        if not run_command(command, tree, env, timeout=3600):
+            raise SystemExit("the chosen tests fail on the unchanged tree")
+        return [Stage("chosen", [command], _stage_timeout(time.monotonic() - started), len(args.tests))], []
+    timings = load_timings(args.timings, args.python, tree, env)
+    return build_stages(args.python, timings), list(timings.failing)
 
 
 def baseline_lines(stages: list[Stage], failing: list[str]) -> str:
