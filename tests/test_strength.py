@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import sys
 import types
 import unittest
@@ -49,6 +50,11 @@ def refusal(data: bytes) -> cp.ProjectionError | None:
     except cp.ProjectionError as error:
         return error
     return None
+
+
+def open_descriptors() -> list[str] | None:
+    """This process's open descriptors, where the system lists them."""
+    return sorted(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
 
 
 def later(revision: int, **extra: Any) -> dict[str, Any]:
@@ -180,12 +186,27 @@ class TestDryRunPastTheStateBound(TempDirTestCase):
         self.assertEqual((result["code"], result.get("withdrawn")), ("state_limit", True))
         self.assertEqual(json.loads(self.read("state.json")), self.committed)
 
+    def committed_size(self, value: dict[str, Any]) -> int:
+        """The size of the state.json that accepting ``value`` commits, by
+        accepting it in a copy of the state."""
+        copy = os.path.join(self.tmp, "copy")
+        os.mkdir(copy, 0o700)
+        with open(os.path.join(copy, "state.json"), "wb") as handle:
+            handle.write(self.read("state.json"))
+        self.assertEqual(execute(["--state-root", copy, "--selection", self.write_selection(value, "copy.json")])[0], 0)
+        return len(self.read("state.json", state=copy))
+
     def test_serialized_size(self) -> None:
         grown = later(2)
         grown["branches"][0]["sourceRevision"] += 1
         grown["branches"][0]["summaries"][0]["text"] += " More words."
-        cp.MAX_STATE_BYTES = len(self.read("state.json"))
+        size = self.committed_size(grown)
+        self.assertGreater(size, len(self.read("state.json")))
+        cp.MAX_STATE_BYTES = size - 1
         self.assertEqual(self.dry_run(grown)["code"], "state_limit")
+        cp.MAX_STATE_BYTES = size
+        self.assertEqual(self.dry_run(grown)["code"], "checked")
+        cp.MAX_STATE_BYTES = len(self.read("state.json"))
         # A replay commits nothing, so it cannot pass a bound.
         self.assertEqual(self.dry_run(fixture())["code"], "checked")
 
@@ -267,6 +288,10 @@ class TestGraphifyShapes(TempDirTestCase):
             def is_directed(self) -> Any:
                 return 1
 
+        class Unanswering(standin_graphify.StandinGraph):
+            def is_directed(self) -> Any:
+                raise RuntimeError("not a graph after all")
+
         def copied(extraction: Any, kind: type[standin_graphify.StandinGraph] = standin_graphify.StandinGraph) -> Any:
             return kind([dict(n) for n in extraction["nodes"]], [dict(e) for e in extraction["edges"]])
 
@@ -282,6 +307,7 @@ class TestGraphifyShapes(TempDirTestCase):
 
         shapes = {
             "directed answered with 1": lambda extraction: copied(extraction, Truthy),
+            "directed raising": lambda extraction: copied(extraction, Unanswering),
             "an edge twice": doubled_edge,
             "a node more": extra_node,
             "no graph": lambda _extraction: None,
@@ -291,6 +317,25 @@ class TestGraphifyShapes(TempDirTestCase):
                 result = self.update_with(self.building(shape))
                 self.assertEqual(result["code"], "graphify_failed")
                 self.assertEqual(self.entries(), ["state.json"])
+
+    def test_export_is_forced_at_the_digest_and_its_file_made_private(self) -> None:
+        """to_json is told to overwrite and which selection it builds; the
+        file it leaves (here 0644, as from a lax umask) is published 0600."""
+        standin = standin_graphify.make_loader("ok")()
+        seen: list[dict[str, Any]] = []
+
+        def to_json(graph: Any, communities: Any, output_path: str, **kwargs: Any) -> Any:
+            seen.append(dict(kwargs, communities=communities))
+            written = standin["export"].to_json(graph, communities, output_path, **kwargs)
+            os.chmod(output_path, 0o644)
+            return written
+
+        path = self.write_selection(fixture())
+        loader = self.loader_with(export=types.SimpleNamespace(to_json=to_json))
+        exit_code, result = execute(["--state-root", self.state, "--selection", path], loader)
+        self.assertEqual((exit_code, result["code"]), (0, "built"))
+        self.assertEqual(seen, [{"force": True, "built_at_commit": result["selectionDigest"], "communities": {}}])
+        self.assertEqual(stat.S_IMODE(os.stat(os.path.join(self.state, "graph.json")).st_mode), 0o600)
 
 
 class TestLockShortWrite(TempDirTestCase):
@@ -318,11 +363,13 @@ class TestLockShortWrite(TempDirTestCase):
         assert owned is not None
         self.addCleanup(owned.close)
         lock = cp.Lock(owned)
+        descriptors = open_descriptors()
         with self.short_lock_writes() as cut, self.assertRaises(cp.ProjectionError) as caught:
             lock.acquire()
         self.assertEqual((caught.exception.code, len(cut)), ("state_access", 1))
         self.assertEqual(os.listdir(self.state), [])
         self.assertIsNone(lock.identity)
+        self.assertEqual(open_descriptors(), descriptors)
 
     def test_update_refused_before_it_touches_anything(self) -> None:
         path = self.write_selection(fixture())
@@ -410,14 +457,25 @@ class TestPortableLinkAndAccessChecks(TempDirTestCase):
                 before = snapshot_tree(self.tmp)
                 for args in (["--selection", path], ["--verify"], ["--selection", path, "--dry-run"]):
                     self.assertEqual(execute(["--state-root", root, *args])[1]["code"], "state_access")
+                for create in (False, True):
+                    self.assertRefused("state_access", lambda root=root, create=create: cp.open_root(root, create))
                 self.assertEqual(snapshot_tree(self.tmp), before)
 
 
-class TestFirstRunThatCreatedItsRoot(TempDirTestCase):
-    """A first run refused after it made the root leaves no directory,
-    whichever code opened it."""
+class TestRootTheRunCreated(TempDirTestCase):
+    """A root the adapter makes is 0700 whatever the caller's umask, and a
+    first run refused after it made the root leaves no directory, while a
+    root that existed stays: with dir_fd and without."""
 
-    def refused_first_run(self) -> None:
+    def modes(self) -> Iterator[str]:
+        saved = cp.SUPPORTS_DIR_FD
+        self.addCleanup(setattr, cp, "SUPPORTS_DIR_FD", saved)
+        for dir_fd in (True, False) if saved else (False,):
+            cp.SUPPORTS_DIR_FD = dir_fd
+            with self.subTest(dir_fd=dir_fd):
+                yield os.path.join(self.tmp, f"state-{dir_fd}")
+
+    def refused_first_run(self, root: str) -> None:
         """The state's commit fails at its fsync: state_access, withdrawn."""
         real_fsync = os.fsync
 
@@ -427,24 +485,30 @@ class TestFirstRunThatCreatedItsRoot(TempDirTestCase):
 
         path = self.write_selection(fixture())
         with mock.patch.object(cp.os, "fsync", failing):
-            exit_code, result = execute(["--state-root", self.state, "--selection", path])
+            exit_code, result = execute(["--state-root", root, "--selection", path])
         self.assertEqual((exit_code, result["code"], result["withdrawn"]), (cp.EXIT_INVALID, "state_access", True))
 
-    @unittest.skipUnless(cp.SUPPORTS_DIR_FD, "the descriptor-based code")
-    def test_with_dir_fd(self) -> None:
-        self.refused_first_run()
-        self.assertEqual(os.listdir(self.tmp), ["selection.json"])
-
-    def test_without_dir_fd(self) -> None:
-        self.addCleanup(setattr, cp, "SUPPORTS_DIR_FD", cp.SUPPORTS_DIR_FD)
-        cp.SUPPORTS_DIR_FD = False
-        self.refused_first_run()
-        self.assertEqual(os.listdir(self.tmp), ["selection.json"])
+    def test_a_refused_first_run_removes_the_root_it_made(self) -> None:
+        for root in self.modes():
+            self.refused_first_run(root)
+            self.assertFalse(os.path.lexists(root))
 
     def test_a_root_it_did_not_create_stays(self) -> None:
-        os.mkdir(self.state)
-        self.refused_first_run()
-        self.assertEqual(os.listdir(self.state), [])
+        for root in self.modes():
+            os.mkdir(root)
+            self.refused_first_run(root)
+            self.assertEqual(os.listdir(root), [])
+
+    @unittest.skipUnless(os.name == "posix", "POSIX modes")
+    def test_a_made_root_is_private_under_any_umask(self) -> None:
+        path = self.write_selection(fixture())
+        for root in self.modes():
+            with cp_testlib.umask(0):
+                exit_code, line = cp.execute(
+                    ["--state-root", root, "--selection", path], standin_graphify.make_loader()
+                )
+            self.assertEqual((exit_code, json.loads(line)["code"]), (0, "built"))
+            self.assertEqual(stat.S_IMODE(os.stat(root).st_mode), 0o700)
 
 
 class TestSurrogateEscapes(TempDirTestCase):
