@@ -469,16 +469,29 @@ def _stage_timeout(seconds: float) -> float:
     return max(TIMEOUT_FLOOR_SECONDS, TIMEOUT_FACTOR * seconds + PYTEST_START_SECONDS)
 
 
-def build_stages(python: str, timings: Timings) -> list[Stage]:
+def collected_tests(python: str, tree: str, env: dict[str, str]) -> list[str]:
+    """The node ids pytest collects under tests/ in ``tree``."""
+    command = [python, *PYTEST, "--collect-only", "tests/"]
+    completed = subprocess.run(command, check=False, cwd=tree, env=env, stdin=subprocess.DEVNULL, capture_output=True)
+    lines = completed.stdout.decode("utf-8", "replace").splitlines()
+    return [line for line in lines if line.startswith("tests/") and "::" in line]
+
+
+def build_stages(python: str, timings: Timings, collected: list[str]) -> list[Stage]:
     """The fast tests, fastest first, then every other test, slowest last;
-    a test that fails on the unchanged tree is in neither."""
-    seconds = {node: t for node, t in timings.seconds.items() if node not in set(timings.failing)}
+    a test that fails on the unchanged tree is in neither.  Timings of tests
+    that no longer exist are ignored; a test without timings runs last."""
+    failing = set(timings.failing)
+    present = set(collected)
+    seconds = {node: t for node, t in timings.seconds.items() if node in present and node not in failing}
     ordered = sorted(seconds, key=lambda node: (seconds[node], node))
     fast = [node for node in ordered if seconds[node] < FAST_TEST_SECONDS]
     slow = [node for node in ordered if seconds[node] >= FAST_TEST_SECONDS]
+    untimed = [node for node in collected if node not in timings.seconds]
+    slow_seconds = sum(seconds[n] for n in slow) + TIMEOUT_FLOOR_SECONDS * bool(untimed)
     return [
         Stage("fast", [[python, *PYTEST, "-x", *fast]], _stage_timeout(sum(seconds[n] for n in fast)), len(fast)),
-        Stage("tests", [[python, *PYTEST, "-x", *slow]], _stage_timeout(sum(seconds[n] for n in slow)), len(slow)),
+        Stage("tests", [[python, *PYTEST, "-x", *slow, *untimed]], _stage_timeout(slow_seconds), len(slow + untimed)),
     ]
 
 
@@ -644,7 +657,7 @@ def _stages_for(args: argparse.Namespace, tree: str, env: dict[str, str]) -> tup
             raise SystemExit("the chosen tests fail on the unchanged tree")
         return [Stage("chosen", [command], _stage_timeout(time.monotonic() - started), len(args.tests))], []
     timings = load_timings(args.timings, args.python, tree, env)
-    return build_stages(args.python, timings), list(timings.failing)
+    return build_stages(args.python, timings, collected_tests(args.python, tree, env)), list(timings.failing)
 
 
 def baseline_lines(stages: list[Stage], failing: list[str]) -> str:
