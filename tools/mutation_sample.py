@@ -12,8 +12,11 @@ every suite passes.
 Per mutant the suites run in stages, the cheapest first, each only if the one
 before passed: the in-process tests, fastest first, under ``pytest -x``; then
 every other test under ``tests/`` (the subprocess suites); then the other
-test steps of ``.ci/run`` (the real-Graphify smoke, the benchmark script, the
-fresh-interpreter suite under every other CPython 3.11+ found).  Which tests
+test steps of ``.ci/run`` (the real-Graphify smoke at the pinned version and,
+where installed, at the oldest tested one; the benchmark script; the
+PowerShell parse; the fresh-interpreter suite under every other CPython 3.11+
+found).  Lint and type checks are not counted: they judge the code, not
+what it does.  Which tests
 count as fast comes from timing each one on the unchanged copy first; that
 baseline must pass, or nothing is sampled.
 
@@ -56,6 +59,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPOSITORY = os.path.dirname(HERE)
 MODULE_NAME = "conversation_projection.py"
 DEFAULT_PYTHON = "/work/venv/bin/python" if os.path.exists("/work/venv/bin/python") else sys.executable
+# The oldest Graphify .ci/run smoke-tests, where this machine has it.
+OLDEST_GRAPHIFY_PYTHON = "/work/venv-0.9.91/bin/python"
 # Copied into each worker's tree: everything the suites read, nothing built.
 IGNORED_NAMES = shutil.ignore_patterns(
     ".git", "__pycache__", "*.pyc", ".venv", ".ci-venv", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"
@@ -503,7 +508,17 @@ def ci_steps_stage(python: str, tree: str, env: dict[str, str]) -> tuple[Stage, 
         [python, "-I", "tests/benchmark_projection.py", "--quick"],
         [python, "-I", "tests/check_powershell.py"],
     ]
-    commands += [[other, "-I", "tests/test_fresh_interpreter.py"] for other in other_interpreters(python)]
+    if os.path.exists(OLDEST_GRAPHIFY_PYTHON):
+        oldest_path = f"PATH={os.path.dirname(OLDEST_GRAPHIFY_PYTHON)}{os.pathsep}{os.environ.get('PATH', '')}"
+        commands.append(
+            ["env", oldest_path, OLDEST_GRAPHIFY_PYTHON, "-I", "tests/smoke_conversation_projection_graphify.py"]
+        )
+    # As .ci/run does, with the machine's PATH: no venv on it.
+    machine_path = f"PATH={os.environ.get('PATH', '')}"
+    fresh = [
+        ["env", machine_path, other, "-I", "tests/test_fresh_interpreter.py"] for other in other_interpreters(python)
+    ]
+    commands += fresh
     kept: list[list[str]] = []
     failing: list[str] = []
     total = 0.0
