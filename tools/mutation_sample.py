@@ -65,9 +65,9 @@ OLDEST_GRAPHIFY_PYTHON = "/work/venv-0.9.91/bin/python"
 IGNORED_NAMES = shutil.ignore_patterns(
     ".git", "__pycache__", "*.pyc", ".venv", ".ci-venv", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"
 )
-# A test whose baseline (setup, call and teardown) took less than this runs
-# in the first stage: it is an in-process test, or a very cheap child.
-FAST_TEST_SECONDS = 0.05
+# A test class whose tests took less than this in all (set-up, call and
+# tear-down) runs in the first stage: in-process tests, or very cheap children.
+FAST_CLASS_SECONDS = 0.5
 # A stage may take this many times its baseline before the mutant counts as
 # killed by a time-out (a mutant that loops), and never less than the floor.
 TIMEOUT_FACTOR = 3.0
@@ -379,13 +379,24 @@ def _clear_bytecode(tree: str) -> None:
 
 def run_command(command: Sequence[str], cwd: str, env: dict[str, str], timeout: float) -> bool:
     """True when the command passed within its time; its output is discarded."""
+    return command_failure(command, cwd, env, timeout) is None
+
+
+def command_failure(command: Sequence[str], cwd: str, env: dict[str, str], timeout: float) -> str | None:
+    """None when the command passed within its time; else what failed: the
+    first test pytest names as failed, "time-out", or the exit status."""
     try:
         completed = subprocess.run(
             list(command), check=False, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout
         )
     except subprocess.TimeoutExpired:
-        return False
-    return completed.returncode == 0
+        return "time-out"
+    if completed.returncode == 0:
+        return None
+    for line in completed.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith(("FAILED ", "ERROR ", "SUBFAILED")):
+            return line.split(" - ")[0]
+    return f"exit {completed.returncode}"
 
 
 @dataclass
@@ -482,22 +493,42 @@ def collected_tests(python: str, tree: str, env: dict[str, str]) -> list[str]:
     return [line for line in lines if line.startswith("tests/") and "::" in line]
 
 
+def _test_class(node: str) -> str:
+    """``tests/x.py::Class`` of ``tests/x.py::Class::test``: classes run whole,
+    because a class's set-up and tear-down (one venv; every code reached)
+    belong to all its tests together."""
+    return "::".join(node.split("::")[:2])
+
+
 def build_stages(python: str, timings: Timings, collected: list[str]) -> list[Stage]:
-    """The fast tests, fastest first, then every other test, slowest last;
-    a test that fails on the unchanged tree is in neither.  Timings of tests
-    that no longer exist are ignored; a test without timings runs last."""
-    failing = set(timings.failing)
-    present = set(collected)
-    seconds = {node: t for node, t in timings.seconds.items() if node in present and node not in failing}
-    ordered = sorted(seconds, key=lambda node: (seconds[node], node))
-    fast = [node for node in ordered if seconds[node] < FAST_TEST_SECONDS]
-    slow = [node for node in ordered if seconds[node] >= FAST_TEST_SECONDS]
-    untimed = [node for node in collected if node not in timings.seconds]
-    slow_seconds = sum(seconds[n] for n in slow) + TIMEOUT_FLOOR_SECONDS * bool(untimed)
-    return [
-        Stage("fast", [[python, *PYTEST, "-x", *fast]], _stage_timeout(sum(seconds[n] for n in fast)), len(fast)),
-        Stage("tests", [[python, *PYTEST, "-x", *slow, *untimed]], _stage_timeout(slow_seconds), len(slow + untimed)),
-    ]
+    """The fast test classes, fastest first, then every other class, slowest
+    last; a test that fails on the unchanged tree is deselected.  Timings of
+    tests that no longer exist are ignored; a class without timings runs last."""
+    failing = [node for node in timings.failing if node in set(collected)]
+    seconds: dict[str, float] = {}
+    for node in collected:
+        if node in timings.seconds:
+            seconds[_test_class(node)] = seconds.get(_test_class(node), 0.0) + timings.seconds[node]
+    untimed = sorted({_test_class(node) for node in collected} - set(seconds))
+    ordered = sorted(seconds, key=lambda name: (seconds[name], name))
+    fast = [name for name in ordered if seconds[name] < FAST_CLASS_SECONDS]
+    slow = [name for name in ordered if seconds[name] >= FAST_CLASS_SECONDS] + untimed
+    deselect = [option for node in failing for option in ("--deselect", node)]
+    stages = []
+    for name, classes in (("fast", fast), ("tests", slow)):
+        took = sum(seconds.get(c, TIMEOUT_FLOOR_SECONDS) for c in classes)
+        stages.append(Stage(name, [[python, *PYTEST, "-x", *deselect, *classes]], _stage_timeout(took), len(classes)))
+    return stages
+
+
+def verify_stages(stages: list[Stage], tree: str, env: dict[str, str]) -> None:
+    """Every stage must pass on the unchanged tree, in the order it will run
+    in: otherwise every mutant would count as killed."""
+    for stage in stages:
+        for command in stage.commands:
+            failure = command_failure(command, tree, env, timeout=4 * stage.timeout)
+            if failure is not None:
+                raise SystemExit(f"stage {stage.name} fails on the unchanged tree: {failure}")
 
 
 def ci_steps_stage(python: str, tree: str, env: dict[str, str]) -> tuple[Stage, list[str]]:
@@ -539,12 +570,14 @@ class Verdict:
     killed: bool
     stage: str
     seconds: float
+    killer: str = ""
 
     def log_line(self) -> str:
         word = f"killed({self.stage})" if self.killed else "survived"
         m = self.mutant
         where = f"#{self.index:05d} line {m.line} col {m.column}"
-        return f"{where} {m.kind:<10} {word:<18} {self.seconds:7.1f}s  {m.describe()}"
+        line = f"{where} {m.kind:<10} {word:<18} {self.seconds:7.1f}s  {m.describe()}"
+        return f"{line}  [{self.killer}]" if self.killer else line
 
 
 @dataclass
@@ -566,8 +599,9 @@ def run_mutant(tree: str, plan: Plan, index: int, mutant: Mutant) -> Verdict:
             stage_started = time.monotonic()
             for command in stage.commands:
                 remaining = max(1.0, stage.timeout - (time.monotonic() - stage_started))
-                if not run_command(command, tree, plan.env, remaining):
-                    return Verdict(index, mutant, True, stage.name, time.monotonic() - started)
+                failure = command_failure(command, tree, plan.env, remaining)
+                if failure is not None:
+                    return Verdict(index, mutant, True, stage.name, time.monotonic() - started, failure)
         return Verdict(index, mutant, False, "", time.monotonic() - started)
     finally:
         _write(module, plan.text)
@@ -672,7 +706,9 @@ def _stages_for(args: argparse.Namespace, tree: str, env: dict[str, str]) -> tup
             raise SystemExit("the chosen tests fail on the unchanged tree")
         return [Stage("chosen", [command], _stage_timeout(time.monotonic() - started), len(args.tests))], []
     timings = load_timings(args.timings, args.python, tree, env)
-    return build_stages(args.python, timings, collected_tests(args.python, tree, env)), list(timings.failing)
+    stages = build_stages(args.python, timings, collected_tests(args.python, tree, env))
+    verify_stages(stages, tree, env)
+    return stages, list(timings.failing)
 
 
 def baseline_lines(stages: list[Stage], failing: list[str]) -> str:
