@@ -10,15 +10,17 @@ every suite passes.
     nice -n 19 python tools/mutation_sample.py -n 200 --seed 17 -j 2
 
 Per mutant the suites run in stages, the cheapest first, each only if the one
-before passed: the in-process tests, fastest first, under ``pytest -x``; then
-every other test under ``tests/`` (the subprocess suites); then the other
-test steps of ``.ci/run`` (the real-Graphify smoke at the pinned version and,
-where installed, at the oldest tested one; the benchmark script; the
-PowerShell parse; the fresh-interpreter suite under every other CPython 3.11+
-found).  Lint and type checks are not counted: they judge the code, not
-what it does.  Which tests
-count as fast comes from timing each one on the unchanged copy first; that
-baseline must pass, or nothing is sampled.
+before passed: the in-process test classes, fastest first, under ``pytest
+-x``; then every other test class under ``tests/`` (the subprocess suites);
+then the other test steps of ``.ci/run`` (the real-Graphify smoke at the
+pinned version and, where installed, at the oldest tested one; the benchmark
+script; the PowerShell parse; the fresh-interpreter suite under every other
+CPython 3.11+ found).  Lint and type checks are not counted: they judge the
+code, not what it does.  Classes run whole (their set-up and tear-down
+belong to all their tests).  Which classes are fast comes from one timed run
+of ``tests/`` (``--timings FILE`` keeps it for the next invocation); a test
+that fails there is deselected and named in the log; then every stage must
+pass on the unchanged copy, in its own order, or nothing is sampled.
 
 What is never generated, or dropped, so that a survivor is a change a test
 could see:
