@@ -1121,12 +1121,13 @@ def _char_class(ranges: Iterable[tuple[int, int]]) -> str:
     """A regex matching one character of sorted, disjoint ranges, quickly
     either way: re looks a BMP character up in a bitmap but compares any
     character the bitmap lacks with every range above the BMP, so those
-    ranges stand behind a guard that only such characters pass."""
+    ranges stand behind a guard that only characters between the first and
+    the last of them pass (not an ideograph past them, say)."""
     bmp = [(first, min(last, 0xFFFF)) for first, last in ranges if first <= 0xFFFF]
     astral = [(max(first, 0x10000), last) for first, last in ranges if last > 0xFFFF]
-    above = f"(?=[\\U00010000-\\U{sys.maxunicode:08x}])[{_spelled(astral)}]"
     if not astral:
         return f"[{_spelled(bmp)}]"
+    above = f"(?=[{_spelled([(astral[0][0], astral[-1][1])])}])[{_spelled(astral)}]"
     return f"(?:[{_spelled(bmp)}]|{above})" if bmp else above
 
 
@@ -1165,7 +1166,8 @@ def _joiner_places() -> str:
     letters or marks of one script, are judged by their neighbours.)"""
     pictograph = _table_class(UCD_EMOJI_PICTOGRAPHS)
     modifiers = _spelled(_table_ranges(UCD_EMOJI_MODIFIERS))
-    return f"\\u200d(?:(?<={pictograph}\\u200d)|(?<={pictograph}[\\ufe0f{modifiers}]\\u200d))(?={pictograph})"
+    # What follows first: a joiner of letters fails there, at one look.
+    return f"\\u200d(?={pictograph})(?:(?<={pictograph}\\u200d)|(?<={pictograph}[\\ufe0f{modifiers}]\\u200d))"
 
 
 # Each kind of judged invisible character (a pattern), and how to write the
@@ -1209,10 +1211,10 @@ class UnicodeRules:
         "ignorable",
         "inherited",
         "marks",
+        "misjoined",
         "never",
-        "script_firsts",
         "script_names",
-        "scripts",
+        "script_table",
     )
 
     def __init__(self) -> None:
@@ -1234,10 +1236,11 @@ class UnicodeRules:
         self.inherited = re.compile(plain_inherited)
         self.marks = re.compile(f"{plain_inherited}{{1,2}}(?={AFTER_MARKS})")
         self.allowed: dict[str, re.Pattern[str]] = {}
-        # Range starts, and the script of each range ("" between ranges).
-        self.script_firsts: list[int] = []
+        # The joining scripts ("" first), and each code point's number
+        # there: built when a text first holds a joiner.
         self.script_names: list[str] = []
-        self.scripts: dict[str, str] = {}
+        self.script_table = ""
+        self.misjoined: re.Pattern[str] | None = None
 
     def allowed_places(self, kind: str) -> re.Pattern[str]:
         import re
@@ -1246,21 +1249,31 @@ class UnicodeRules:
             self.allowed[kind] = re.compile(ALLOWED_PLACES[kind]())
         return self.allowed[kind]
 
-    def scripts_of(self, chars: set[str]) -> dict[str, str]:
-        """The joining script of each letter or mark, "" for other characters."""
-        import bisect
+    def script_chars(self) -> str:
+        """A translation table: each code point's joining script as a
+        character (its number, "\\0" for none, "\\xff" for a joiner)."""
+        import re
 
-        if not self.script_firsts:
-            after = 0
-            for first, last, key in sorted((f, la, k) for k, f, la in unicode_ranges(UCD_JOINING_SCRIPTS)):
-                self.script_firsts += [after, first]
-                self.script_names += ["", key]
-                after = last + 1
-            self.script_firsts.append(after)
-            self.script_names.append("")
-        for char in chars - self.scripts.keys():
-            self.scripts[char] = self.script_names[bisect.bisect_right(self.script_firsts, ord(char)) - 1]
-        return self.scripts
+        if not self.script_names:
+            ranges = sorted((k, f, la) for k, f, la in unicode_ranges(UCD_JOINING_SCRIPTS))
+            self.script_names = ["", *sorted({key for key, _f, _la in ranges})]
+            if len(self.script_names) >= 0xFF:
+                raise AssertionError("more joining scripts than a character of the table holds")
+            numbers = {name: n for n, name in enumerate(self.script_names)}
+            table = bytearray(sys.maxunicode + 1)
+            for key, first, last in ranges:
+                table[first : last + 1] = bytes([numbers[key]]) * (last + 1 - first)
+            table[0x200C:0x200E] = b"\xff\xff"
+            self.script_table = table.decode("latin-1")
+            # A joiner first or last, after a joiner or a character of no
+            # joining script, or between two scripts.
+            self.misjoined = re.compile("^\xff|\xff$|[\x00\xff]\xff|(.)\xff(?!\\1)", re.DOTALL)
+        return self.script_table
+
+    def scripts_of(self, chars: Iterable[str]) -> dict[str, str]:
+        """The joining script of each letter or mark, "" for other characters."""
+        table = self.script_chars()
+        return {char: self.script_names[ord(char.translate(table))] for char in chars}
 
 
 _unicode_rules_built: list[UnicodeRules] = []
@@ -1318,24 +1331,24 @@ def _holds(text: str, kind: str, selectors: bool) -> bool:
 
 def _joined_within_a_script(rules: UnicodeRules, text: str) -> bool:
     """Rule 3: every joiner stands between two letters or marks of one
-    joining script.  The neighbours' scripts are compared pairwise only when
-    they are not all of one script, and by map() and all(), which loop in C."""
+    joining script.  Where joiners are many, the whole text is translated
+    to script numbers and one search looks for a misplaced joiner; where
+    they are few, only their neighbours are, on each side of the joiners as
+    one string.  translate(), join() and map() loop in C."""
     import operator
 
+    table = rules.script_chars()
+    joiners = text.count("\u200c") + text.count("\u200d")
+    if joiners * 4 > len(text) and rules.misjoined is not None:
+        return rules.misjoined.search(text.translate(table)) is None
     pieces = text.replace("\u200c", "\u200d").split("\u200d")
     try:
         # A joiner first, last or next to another leaves an empty piece.
-        before = list(map(operator.itemgetter(-1), pieces[:-1]))
-        after = list(map(operator.itemgetter(0), pieces[1:]))
+        before = "".join(map(operator.itemgetter(-1), pieces[:-1])).translate(table)
+        after = "".join(map(operator.itemgetter(0), pieces[1:])).translate(table)
     except IndexError:
         return False
-    chars = set(before)
-    chars.update(after)
-    script = rules.scripts_of(chars).__getitem__
-    found = set(map(script, chars))
-    if "" in found:
-        return False
-    return len(found) == 1 or all(map(operator.eq, map(script, before), map(script, after)))
+    return before == after and "\x00" not in before
 
 
 _visible_class: list[re.Pattern[str]] = []

@@ -388,6 +388,47 @@ class TestInvisibleCharacters(unittest.TestCase):
         self.assertEqual(cp.validate_snapshot(state["snapshot"]), state["snapshot"])
 
 
+def ideographs_joined(n: int) -> str:
+    """A summary of 1,000 different ideographs with a ZWJ between each two,
+    the n-th thousand of them, cut to the longest text."""
+    ideographs = [*range(0x4E00, 0x9FFF), *range(0x20000, 0x2A6DF)]
+    chars = [chr(ideographs[(n * 1000 + k) % len(ideographs)]) for k in range(1000)]
+    return "\u200d".join(chars)[:1999] + "\u4e2d"
+
+
+class TestJoinersWithinTheBound(TempDirTestCase):
+    """Rule 3 looks a script up per joiner: a selection of joiners at most
+    every other character is still judged by a fresh process in the bound."""
+
+    BOUND_CPU_SECONDS = 0.5
+
+    def assert_checked_within_the_bound(self, texts: list[str]) -> None:
+        import resource
+
+        value = selection(1, [branch(f"b{i}", summaries=[summary("s", text)]) for i, text in enumerate(texts)])
+        path = self.write_selection(value)
+        self.assertGreater(os.path.getsize(path), 1_600_000)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result = run_module(["--state-root", self.state, "--selection", path, "--dry-run"])
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.assertResult(result, "checked")
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        self.assertLess(cpu, self.BOUND_CPU_SECONDS)
+
+    def test_different_ideographs_each_joined(self) -> None:
+        self.assert_checked_within_the_bound([ideographs_joined(n) for n in range(307)])
+
+    def test_joiners_in_three_scripts(self) -> None:
+        self.assert_checked_within_the_bound(["\u0915\u200d\u0915 \u09ac\u200d\u09ac \u3072\u200d\u3089 " * 160] * 406)
+
+    def test_thai_with_joiners_and_spaces(self) -> None:
+        text = (
+            "\u0e20\u0e32\u0e29\u0e32\u200d\u0e44\u0e17\u0e22\u200b\u0e44\u0e21\u0e48\u200d\u0e40\u0e27\u0e49\u0e19 "
+            * 130
+        )
+        self.assert_checked_within_the_bound([text[:2000]] * 350)
+
+
 class TestUnicodeTables(unittest.TestCase):
     def test_the_module_holds_the_tables_the_data_gives(self) -> None:
         need_unicode_data(self, os.path.join(UNICODE_DATA, "DerivedCoreProperties.txt"))
