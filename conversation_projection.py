@@ -1170,6 +1170,11 @@ def _joiner_places() -> str:
     return f"\\u200d(?={pictograph})(?:(?<={pictograph}\\u200d)|(?<={pictograph}[\\ufe0f{modifiers}]\\u200d))"
 
 
+# A soft hyphen may follow a letter's marks (vowel signs, accents): at most
+# this many of them.
+MAX_MARKS_BEFORE_HYPHEN = 4
+
+
 # Each kind of judged invisible character (a pattern), and how to write the
 # pattern of its allowed places: the character, then what must precede it
 # (looking behind) and what must follow.  What precedes is never a
@@ -1208,6 +1213,7 @@ class UnicodeRules:
 
     __slots__ = (
         "allowed",
+        "hyphen_marks",
         "ignorable",
         "inherited",
         "marks",
@@ -1241,6 +1247,7 @@ class UnicodeRules:
         self.script_names: list[str] = []
         self.script_table = ""
         self.misjoined: re.Pattern[str] | None = None
+        self.hyphen_marks: re.Pattern[str] | None = None
 
     def allowed_places(self, kind: str) -> re.Pattern[str]:
         import re
@@ -1248,6 +1255,18 @@ class UnicodeRules:
         if kind not in self.allowed:
             self.allowed[kind] = re.compile(ALLOWED_PLACES[kind]())
         return self.allowed[kind]
+
+    def unmarked_hyphens(self, text: str) -> str:
+        """The text without the marks (any, up to MAX_MARKS_BEFORE_HYPHEN)
+        before each soft hyphen: a letter with its marks is a letter, and
+        what stands before them decides.  The text is read backwards, so
+        that the pattern starts with the hyphen and re scans for it."""
+        import re
+
+        if self.hyphen_marks is None:
+            marks = _table_class(UCD_MARKS)
+            self.hyphen_marks = re.compile(f"\\u00ad(?:{marks}){{1,{MAX_MARKS_BEFORE_HYPHEN}}}")
+        return self.hyphen_marks.sub("\u00ad", text[::-1])[::-1]
 
     def script_chars(self) -> str:
         """A translation table: each code point's joining script as a
@@ -1309,7 +1328,8 @@ def misplaced_invisible(text: str) -> bool:
             continue
         # What no allowed place accounts for; each place costs the regex
         # engine one step, nothing costs Python.
-        left = rules.allowed_places(kind).sub("", unmarked if kind in ("\\u200b", "\\u00ad") else text)
+        subject = unmarked if kind == "\\u200b" else rules.unmarked_hyphens(text) if kind == "\\u00ad" else text
+        left = rules.allowed_places(kind).sub("", subject)
         if kind == JOINERS and _holds(left, kind, selectors):
             left = rules.marks.sub("", left) if inherited else left
             if not _joined_within_a_script(rules, left):

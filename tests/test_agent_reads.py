@@ -296,6 +296,11 @@ class TestInvisibleCharacters(unittest.TestCase):
             "Khmer with ZWSP": "ភាសា\u200bខ្មែរ",
             "Japanese with ZWSP": "日本語\u200bの\u200bテキスト",
             "soft hyphens": "Silben\u00adtrennung and hyphen\u00adation, e\u0301\u00adtude",
+            "soft hyphen after a Latin accent": "Me\u0301\u00adtude",
+            "soft hyphen after a Devanagari vowel sign": "हि\u00adन्दी में लिखा",
+            "soft hyphen after a Bengali anusvara": "বাং\u00adলা ভাষা",
+            "soft hyphen after a Tamil vowel sign": "தமி\u00adழ்",
+            "soft hyphen after four marks": "e\u0301\u0302\u0303\u0304\u00adtude",
             "emoji": "ok 👨‍👩‍👧 ❤️ 👩🏽‍💻 #️⃣ 🏳️‍🌈 🏴󠁧󠁢󠁳󠁣󠁴󠁿",
             "text presentation": "© ™︎ ☺︎",
             "standardized variant": "\u2229\ufe00 \u2268\ufe00",
@@ -338,6 +343,12 @@ class TestInvisibleCharacters(unittest.TestCase):
             "two ideographic selectors": "葛\U000e0100\U000e0101",
             "ZWSP after a selector": "葛\U000e0100\u200b飾",
             "soft hyphen at a word's end": "word\u00ad end",
+            "soft hyphen after marks at a word's end": "हि\u00ad end",
+            "soft hyphen after marks of no letter": "1\u0301\u00adx",
+            "soft hyphen after marks after a space": "a \u093f\u00adx",
+            "soft hyphen after five marks": "e\u0301\u0302\u0303\u0304\u0305\u00adtude",
+            "soft hyphen before a mark": "a\u00ad\u0301b",
+            "two soft hyphens after a mark": "a\u0301\u00ad\u00adb",
             "Mongolian selector after Latin": "a\u180b",
             "Mongolian vowel separator": "\u1820\u180e\u1821",
             "word joiner": "no\u2060break",
@@ -397,8 +408,9 @@ def ideographs_joined(n: int) -> str:
 
 
 class TestJoinersWithinTheBound(TempDirTestCase):
-    """Rule 3 looks a script up per joiner: a selection of joiners at most
-    every other character is still judged by a fresh process in the bound."""
+    """Rule 3 looks a script up per joiner, rule 5 looks past the marks
+    before each soft hyphen: a selection of them at most every other
+    character is still judged by a fresh process in the bound."""
 
     BOUND_CPU_SECONDS = 0.5
 
@@ -420,6 +432,9 @@ class TestJoinersWithinTheBound(TempDirTestCase):
 
     def test_joiners_in_three_scripts(self) -> None:
         self.assert_checked_within_the_bound(["\u0915\u200d\u0915 \u09ac\u200d\u09ac \u3072\u200d\u3089 " * 160] * 406)
+
+    def test_soft_hyphens_after_vowel_signs(self) -> None:
+        self.assert_checked_within_the_bound([("\u0939\u093f\u00ad\u0928\u094d\u0926\u0940 " * 400)[:2000]] * 330)
 
     def test_thai_with_joiners_and_spaces(self) -> None:
         text = (
