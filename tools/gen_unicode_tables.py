@@ -4,7 +4,8 @@
     python tools/gen_unicode_tables.py --write [DATA_DIR]  replace the block in the module
 
 DATA_DIR holds the Unicode Character Database as Debian's `unicode-data` package installs
-it (/usr/share/unicode, the default): Scripts.txt, PropList.txt, DerivedCoreProperties.txt,
+it (/usr/share/unicode, the default): Scripts.txt, ScriptExtensions.txt,
+PropertyValueAliases.txt, PropList.txt, DerivedCoreProperties.txt,
 StandardizedVariants.txt, extracted/DerivedGeneralCategory.txt and emoji/emoji-*.txt.  The
 block is text the module keeps between two marker lines; tests/test_agent_reads.py runs
 this script again and fails when the module's copy differs, so the tables cannot drift.
@@ -83,6 +84,17 @@ class Data:
         self.script_of = {
             cp: value for value, cps in property_sets(os.path.join(root, "Scripts.txt")).items() for cp in cps
         }
+        # Script_Extensions: the scripts a character of Common or Inherited is
+        # used with (the long iteration mark, the ideographic full stop).
+        short = {
+            fields[1]: fields[2]
+            for fields in data_lines(os.path.join(root, "PropertyValueAliases.txt"))
+            if fields[0] == "sc"
+        }
+        self.extensions: dict[int, set[str]] = {}
+        for fields in data_lines(os.path.join(root, "ScriptExtensions.txt")):
+            for cp in code_points(fields[0]):
+                self.extensions[cp] = {short[code] for code in fields[1].split()}
         core = property_sets(os.path.join(root, "DerivedCoreProperties.txt"))
         self.ignorable = core["Default_Ignorable_Code_Point"]
         self.unified = property_sets(os.path.join(root, "PropList.txt"))["Unified_Ideograph"]
@@ -154,6 +166,7 @@ def block(data: Data) -> str:
             joining.setdefault(script, set()).add(cp)
     inherited_marks = {cp for cp in marks if data.script_of.get(cp) == "Inherited"}
     spaceless = {cp for cp, script in data.script_of.items() if script in SPACELESS_SCRIPTS}
+    spaceless.update(cp for cp, scripts in data.extensions.items() if scripts & set(SPACELESS_SCRIPTS))
     mongolian = {cp for cp in letters if data.script_of.get(cp) == "Mongolian"}
     visible = data.of_category("LNPS") - set(BLANK_LOOKING)
     selectors = {
@@ -190,7 +203,7 @@ def block(data: Data) -> str:
         ),
         *table(
             "UCD_SPACELESS",
-            "Every character of " + ", ".join(SPACELESS_SCRIPTS) + ": scripts written without spaces.",
+            "Script or Script_Extensions " + ", ".join(SPACELESS_SCRIPTS) + ": written without spaces.",
             spelled(data.ranges(spaceless)),
         ),
         *table("UCD_MONGOLIAN_LETTERS", "Letters of the Mongolian script.", spelled(data.ranges(mongolian))),
