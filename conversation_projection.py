@@ -735,7 +735,7 @@ def _value_nests_deeper_than(value: Any, max_depth: int) -> bool:
 CONTAINER_TYPES = (dict, list)
 # Up to this many brackets, a walk over the parsed containers is cheaper than
 # reading the whole document again.
-WALKED_CONTAINERS = 50_000
+WALKED_CONTAINERS = 10_000
 
 
 def _too_deep(data: bytes, max_depth: int, value: Any) -> int | None:
@@ -3953,7 +3953,10 @@ def summary_chunks(role: str, text: str) -> list[str]:
     apart."""
     import re
 
-    if len(role) + 2 + len(text) <= QUERY_LABEL_CHARS and re.search(QUERY_DELETED, text) is None:
+    # A printable text holds no control character: the search is for the rest.
+    if len(role) + 2 + len(text) <= QUERY_LABEL_CHARS and (
+        text.isprintable() or re.search(QUERY_DELETED, text) is None
+    ):
         return []
     words = " ".join(text.split())
     digits = 1
