@@ -3769,9 +3769,9 @@ def parse_state(data: bytes) -> JsonObject:
 # ledger digest covers the bytes themselves once the digest's own pair is
 # cut out, so that any state up to its bound is checked by hashing before a
 # single value is decoded.  A reformatted state (the same content written
-# otherwise) is decoded and its canonical form hashed instead, up to 1 MiB,
-# where no shape takes long to decode (2 MiB of empty objects: 0.5 s).
-MAX_REFORMATTED_STATE_BYTES = 1024 * 1024
+# otherwise, by json.tool or an editor) is decoded strictly and its canonical
+# form hashed instead: slower, but refusing it would send its owner to a
+# backup that lacks every tombstone made since.
 LEDGER_PAIR_START = b',"ledgerSha256":"'
 SCHEMA_PAIR_START = b',"stateSchemaVersion":'
 # In the canonical form the version is followed by the last field.
@@ -3834,8 +3834,6 @@ def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
         if not isinstance(decoded, dict) or decoded.pop(LEDGER_FIELD, None) is None:
             fail("state_corrupt")
         return _validated(decoded, STATE_SCHEMA_VERSION), None
-    if version != MIGRATABLE_STATE_SCHEMA and len(data) > MAX_REFORMATTED_STATE_BYTES:
-        fail("state_corrupt")
     try:
         # Strict, a repeated key included.  No depth walk: validate_state
         # checks every field's shape before it compares anything, and json

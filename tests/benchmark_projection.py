@@ -471,7 +471,8 @@ def _state_shapes() -> dict[str, bytes]:
     marks = {i: {"sourceRevision": 7, "contentSha256": hashlib.sha256(i.encode()).hexdigest()} for i in marked}
     valid = cp.state_bytes(cp._state_from(snapshot, hashes, {}, tombstones))
     canonical = '{"corpusId":"benchmark","highWater":{},"ledgerSha256":"' + "0" * 64 + '","x":'
-    small = cp.MAX_REFORMATTED_STATE_BYTES - 1024
+    # Reformatted states are decoded strictly: 1 MiB of each hostile shape.
+    small = 1024 * 1024 - 1024
     return {
         "1M tombstones (valid)": valid,
         "235,000 marks, 53 MiB (valid)": cp.state_bytes(cp._state_from(snapshot, hashes, marks, marked)),
