@@ -2514,7 +2514,9 @@ CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 # as a name (the judge checks; "$uperS3cret!" is not one).
 PLACEHOLDER_PATTERN = (
     r"\$[{(].*|\$[A-Za-z_][A-Za-z0-9_]*(?:->|[\[{.:]).*|%[A-Za-z_][A-Za-z0-9_]*%"  # ${VAR} $(cmd) $var->{x} %VAR%
-    r"|[<{\[].*|&lt;.*|#\{.*|@[A-Za-z_]+@|![A-Za-z]+"  # <value> {{ x }} [value] #{x} @VAR@ !vault
+    r"|[<{\[].*|&lt;.*|#\{.*|@@?[A-Za-z_]+@@?|![A-Za-z]+"  # <value> {{ x }} [value] #{x} @VAR@ @@VAR@@ !vault
+    r"|\?[A-Za-z][A-Za-z ]*"  # the message of a shell's ${VAR:?message}
+    r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+!"  # TypeScript's non-null process.env.KEY!
     r"|[a-z][a-z0-9+.-]{1,16}://.*"  # a URL: where a secret lives (credentials in it have a row)
     r"|#[0-9a-f]{3,8}"  # a colour
     r"|[*xX.#?_\-\u2022\u00b7]+"  # ****, xxxx, ****xxxx, ••••
@@ -3416,8 +3418,13 @@ def _is_placeholder(scanner: _SecretScanner, value: str) -> bool:
         return True
     if PLACEHOLDER_MARK in folded and scanner.wordish_or_numbered.fullmatch(value):
         return True
-    if value[0] == "$" and scanner.identifier.fullmatch(value, 1) and scanner.wordish_or_numbered.fullmatch(value, 1):
-        return True  # $DB_PASSWORD, $token; not $uperS3cret
+    name = 2 if value.startswith("$$") else 1
+    if (
+        value[0] == "$"
+        and scanner.identifier.fullmatch(value, name)
+        and scanner.wordish_or_numbered.fullmatch(value, name)
+    ):
+        return True  # $DB_PASSWORD, compose's $$DB_PASSWORD, $token; not $uperS3cret
     if scanner.placeholder.fullmatch(value):
         return True
     scheme, colon, rest = value.partition(":")

@@ -96,6 +96,13 @@ HASHING = (
 # Summaries that name where a credential lives: a profile, role, DN, file,
 # variable or secret store, never the value.
 REFERENCES = (
+    "Assistant suggested the non-null assertion for the config loader: "
+    "const apiKey: string = process.env.API_KEY!; and a startup check that throws when it is unset.",
+    "User's compose file escapes the dollar sign so compose does not expand it: password: $$DB_PASSWORD "
+    "is passed to the container's own entrypoint.",
+    "We made the script fail fast when the variable is missing: password: ${DB_PASSWORD:?missing}.",
+    "The Maven resource filter replaces tokens at build time, e.g. password: @@DB_PASSWORD@@ in "
+    "application.yml; the CI job supplies the value.",
     "Credentials: AWS_PROFILE=prod-admin for the deploy, AWS_PROFILE=dev for everything else. "
     "User asked why the CLI ignored the profile; it was AWS_DEFAULT_PROFILE overriding it.",
     "We set up LDAP auth in Django:\n"
