@@ -4926,7 +4926,12 @@ def build_graph(api: GraphifyApi, extraction: JsonObject, output_name: str, dige
     place, so the caller has written its bytes already.  A call that raises,
     a graph that lost identities, or an export that does not report success
     is graphify_failed."""
+    import gc
+
     expected = {"nodes": extraction["nodes"][:], "edges": extraction["edges"][:]}
+    # Everything made so far lives until exit and holds no cycle: out of the
+    # collector's sight, Graphify's collections walk only its own objects.
+    gc.freeze()
     valid, _ = _graphify_call(api.assert_valid, extraction)
     if not valid:
         fail("graphify_failed")
