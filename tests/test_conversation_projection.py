@@ -2152,7 +2152,7 @@ class TestPowerShellWrapper(unittest.TestCase):
 
 
 def wide_selection() -> dict[str, Any]:
-    """300 branches of 6 summaries each: deep enough for the contract's examples."""
+    """300 branches of 6 summaries each: deep enough for the README's examples."""
     branches = []
     for index in range(300):
         summaries = [summary(f"s{j}", f"Summary {j} of branch {index}.") for j in range(6)]
@@ -2161,7 +2161,7 @@ def wide_selection() -> dict[str, Any]:
 
 
 class TestWhereNeverWhat(TempDirTestCase):
-    """The contract's acceptance list for ``at``, in file order."""
+    """The README's list for ``at``, in file order."""
 
     def refusal(self, value: Any) -> tuple[str, str | None, str | None]:
         error = refusal_of(value)
