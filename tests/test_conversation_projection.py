@@ -2768,6 +2768,37 @@ class TestExtractionShape(unittest.TestCase):
         self.assertEqual(list(extraction), ["edges", "hyperedges", "nodes"])
         self.assertEqual(extraction["hyperedges"], [])
 
+    def test_the_extraction_is_canonical_json_of_every_kind_of_record(self) -> None:
+        long_text = "Line one of the plan.\n" + "word " * 120
+        branches = [
+            branch("parent", sources=["ref-a"]),
+            branch(
+                "child",
+                2,
+                parent="parent",
+                sources=["ref-a", "ref-b"],
+                summaries=[
+                    summary("s1", "Short."),
+                    summary("s2", "Short, with a reference.", memoryRef="mem-1"),
+                    summary("s3", long_text, role="assistant"),
+                    summary("s4", long_text, role="unknown", memoryRef="mem-2"),
+                ],
+            ),
+            branch("gone"),
+        ]
+        state, _ = cp.reconcile(None, accepted(selection(1, branches, exclude=["gone"])))
+        projection = cp.project(state)
+        data = cp.extraction_bytes(projection)
+        self.assertEqual(data, cp.canonical_bytes(json.loads(data)) + b"\n")
+        records = projection.extraction["nodes"] + projection.extraction["edges"]
+        self.assertEqual(
+            {n["nodeKind"] for n in projection.extraction["nodes"]}, {"branch", "source", "summary", "summary_part"}
+        )
+        self.assertTrue(all(None not in record.values() for record in records))
+        self.assertEqual(
+            sum("memoryRef" in n for n in projection.extraction["nodes"]), 2 + projection.counts["summaryParts"] // 2
+        )
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -416,7 +416,7 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
         self.assertGreater(os.path.getsize(path), 1.7 * 2**20)
         results = self.limited_runs(
             resource.RLIMIT_AS,
-            [megabytes << 20 for megabytes in range(16, 48, 2)],
+            [megabytes << 20 for megabytes in range(16, 112, 6)],
             lambda _limit: ["--state-root", self.state, "--selection", path, "--dry-run"],
         )
         exhausted = 0
