@@ -620,6 +620,8 @@ _BLANKED_ESCAPE = b"xx"
 _DEPTH_STEPS = bytes(1 if b in b"[{" else 255 if b in b"]}" else 0 for b in range(256))
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 NUMBER_BYTES = frozenset(b"0123456789+-.eE")
+# What a number or a constant (NaN, Infinity) is made of.
+TOKEN_BYTES = NUMBER_BYTES | frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _LONG_RUN_OF_ZEROS = b"0" * (MAX_NUMBER_CHARS + 1)
 # A number of more than MAX_NUMBER_CHARS characters holds this run; only a
@@ -700,15 +702,22 @@ def _number_start(data: bytes, inside: int) -> int:
 
 
 def _token_offset(data: bytes, token: str) -> int:
-    """The offset of the first occurrence, outside strings, of a number or
-    constant token: everything before it is skipped in one match."""
-    import re
-
-    other_token = rb"(?!" + re.escape(token.encode("ascii")) + rb"(?![0-9A-Za-z.+\-]))[\-0-9NI][0-9A-Za-z.+\-]*+"
-    skip = rb'(?:[^"\-0-9NI]++|"(?:[^"\\]++|\\.)*+"|' + other_token + rb")*+"
-    match = re.match(skip, data, re.DOTALL)
-    assert match is not None
-    return match.end()
+    """The offset of the first whole occurrence, outside strings, of a
+    number or constant token; found with find and count rather than one
+    regular expression, whose possessive forms some 3.11 releases match
+    wrongly."""
+    wanted = token.encode("ascii")
+    blanked = _blank_escapes(data)
+    position = quotes = 0
+    while (found := blanked.find(wanted, position)) >= 0:
+        quotes += blanked.count(b'"', position, found)
+        position = found + len(wanted)
+        whole = (found == 0 or blanked[found - 1] not in TOKEN_BYTES) and (
+            position == len(blanked) or blanked[position] not in TOKEN_BYTES
+        )
+        if whole and quotes % 2 == 0:
+            return found
+    return len(data)
 
 
 def _lone_surrogate_offset(data: bytes) -> int | None:
@@ -2559,8 +2568,10 @@ SCHEME_PATTERN = (
 VOCABULARY_PATTERN = r"[a-z]{1,3}[0-9]{1,3}k_base|[a-z]{1,16}_(?:base|harmony)"
 DN_PATTERN = r"(?:(?:cn|dc|ou|o|uid|c|l|st)=[^,=]{1,64},)+(?:cn|dc|ou|o|uid|c|l|st)=[^,=]{1,64}"
 # A type in code: dotted names, the last one made of words (X25519PrivateKey).
+# Greedy, not possessive: 3.11.2 matches this one's possessive form wrongly,
+# and a value is at most MAX_VALUE_CHARS long.
 TYPE_NAME_PATTERN = (
-    r"(?:[A-Za-z_][A-Za-z0-9_]*+(?:\.|::))*+(?:[A-Z][A-Za-z]?+[0-9]{1,6}+)?+(?:[A-Z][a-z]{2,}+){2,}+(?:[A-Z]{1,4}+)?+"
+    r"(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))*(?:[A-Z][A-Za-z]?[0-9]{1,6})?(?:[A-Z][a-z]{2,}){2,}(?:[A-Z]{1,4})?"
 )
 # Masks and cuts: what stands for the hidden part of a value.
 MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
