@@ -3836,6 +3836,22 @@ def _decode_as_written(data: bytes) -> Any:
         fail("state_corrupt")
 
 
+# The most arrays and objects a state can hold: the snapshot's lists (its
+# branches, each branch's sources and summaries, exclude, restore) and the
+# tombstones; its objects, branches, sources and summaries, and a
+# high-water mark for every branch the ledger saw.
+MAX_STATE_ARRAYS = 4 + MAX_BRANCHES * 2
+MAX_STATE_OBJECTS = 3 + MAX_BRANCHES * (2 + MAX_SOURCES_PER_BRANCH + MAX_SUMMARIES_PER_BRANCH) + MAX_TOMBSTONES
+
+
+def _more_containers_than_a_state(data: bytes) -> bool:
+    """Whether a reformatted state holds more arrays or objects, outside
+    strings, than any state can: counted in C, before a decode that such a
+    file would make take seconds."""
+    outside = b"".join(_string_split(data)[0::2])
+    return outside.count(b"[") > MAX_STATE_ARRAYS or outside.count(b"{") > MAX_STATE_OBJECTS
+
+
 def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
     """Decode and check state.json; return the state, always in the current
     schema and without its ledger digest, and the schema it was migrated
@@ -3852,6 +3868,8 @@ def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
         if not isinstance(decoded, dict) or decoded.pop(LEDGER_FIELD, None) is None:
             fail("state_corrupt")
         return _validated(decoded, STATE_SCHEMA_VERSION), None
+    if len(data) > MAX_SELECTION_BYTES and _more_containers_than_a_state(data):
+        fail("state_corrupt")
     try:
         # Strict, a repeated key included.  No depth walk: validate_state
         # checks every field's shape before it compares anything, and json
