@@ -645,7 +645,9 @@ def main() -> None:
         largest = max(results.values(), key=lambda f: f["graphify"])
         budgets(workdir, largest)
         hostile(workdir)
-        hostile_shapes(workdir)
+        if not QUICK:
+            # Minutes of runs at the bounds: read by hand, not in CI's smoke of this script.
+            hostile_shapes(workdir)
         hostile_folds(workdir)
         versus_floor(workdir)
         growth(workdir)
