@@ -579,9 +579,10 @@ def hostile_folds(workdir: str) -> None:
 
 
 def versus_floor(workdir: str) -> None:
-    """A whole build against the floor (../shared/bench/floor.py: the work
-    the contract requires, with no checks), whole processes in turn (A B A
-    B ...), user + system CPU, on each of the three shapes of gen_big.py."""
+    """A whole build against the team's floor script, kept outside this
+    repository (only the work a build must do, with no checks), whole
+    processes in turn (A B A B ...), user + system CPU, on each of its three
+    largest shapes."""
     print("\n## A whole build against the floor (CPU, A B A B)")
     if not os.path.exists(os.path.join(BENCH, "floor.py")):
         print(f"- skipped: no floor at {BENCH}")

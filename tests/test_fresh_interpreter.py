@@ -671,7 +671,7 @@ class TestTextTheReviewerCannotSee(FreshInterpreterCase):
 
 
 class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
-    # The contract's bound on judging a selection, in CPU seconds.
+    # The documented bound on judging a selection, in CPU seconds (docs/performance.md).
     BOUND_CPU_SECONDS = 0.5
 
     def test_secret_fields_counts_every_summary_text_that_holds_one(self) -> None:
