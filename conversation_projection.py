@@ -766,26 +766,34 @@ def _first_fault(data: bytes, max_depth: int | None, value: Any = None) -> int |
     return min(offsets) if offsets else None
 
 
-def _loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any]) -> Any:
-    """json.loads with the adapter's hooks, with the cyclic garbage collector
-    paused: a document makes no cycles, and collecting while a million
-    containers are being made costs more than making them.  What was made is
-    then moved out of the collector's sight (``gc.freeze``): refcounting
-    frees it, and no later collection walks it again.  Integers keep json's
-    own fast conversion; their length is checked on the bytes."""
+def _collector_paused(decode: Callable[[], Any]) -> Any:
+    """``decode()`` with the cyclic garbage collector paused: a decoded
+    document makes no cycles, and collecting while a million containers are
+    being made costs more than making them.  What was made is then moved out
+    of the collector's sight (``gc.freeze``): refcounting frees it, and no
+    later collection walks it again."""
     import gc
-    import json
 
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return json.loads(
-            text, object_pairs_hook=object_pairs_hook, parse_float=_bounded_float, parse_constant=_reject_constant
-        )
+        return decode()
     finally:
         gc.freeze()
         if collecting:
             gc.enable()
+
+
+def _loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any]) -> Any:
+    """json.loads with the adapter's hooks, the collector paused.  Integers
+    keep json's own fast conversion; their length is checked on the bytes."""
+    import json
+
+    return _collector_paused(
+        lambda: json.loads(
+            text, object_pairs_hook=object_pairs_hook, parse_float=_bounded_float, parse_constant=_reject_constant
+        )
+    )
 
 
 # Python 3.13 reports a comma before a closing bracket at the comma; earlier
@@ -815,11 +823,18 @@ def _cut_short(text: str, error: Any) -> bool:
 
 
 def _decode(
-    data: bytes, text: str, max_depth: int | None, hook: Callable[[list[tuple[str, Any]]], Any], cut: bool = False
+    data: bytes,
+    text: str,
+    max_depth: int | None,
+    hook: Callable[[list[tuple[str, Any]]], Any],
+    *,
+    cut: bool = False,
+    seek_faults: bool = True,
 ) -> Any:
     """json's value of ``text``, or _Stop at the first place where the
     document stops being one the adapter reads.  With ``cut``, ``text`` is
-    only the start of the document."""
+    only the start of the document.  Without ``seek_faults``, a document json
+    reads whole is returned as it is (see parse_json)."""
     import json
 
     try:
@@ -834,7 +849,7 @@ def _decode(
         # Python's digit limit: a fault of the kinds _first_fault finds.
         stop = len(data)
     else:
-        fault = _first_fault(data, max_depth, value)
+        fault = _first_fault(data, max_depth, value) if seek_faults else None
         if fault is not None:
             raise _Stop(fault)
         return value
@@ -868,11 +883,16 @@ def parse_json(
     data: bytes,
     max_depth: int | None = MAX_NESTING,
     object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
+    seek_faults: bool = True,
 ) -> Any:
     """Decode one strict JSON value with the json package's public decoder:
     UTF-8 without BOM, no NaN or Infinity, no lone surrogate, bounded nesting
     and numbers.  A repeated key is refused unless ``object_pairs_hook``
-    says otherwise.  A refusal says where the document stops being one."""
+    says otherwise.  A refusal says where the document stops being one.
+
+    Without ``seek_faults``, a document json reads whole is returned without
+    the search for nesting, long numbers and lone surrogates: the caller
+    makes it with ``refuse_faults`` before any refusal of its own."""
     hook = object_pairs_hook or _unique_object
     if data.startswith(b"\xef\xbb\xbf"):
         malformed_at(data, 0)
@@ -881,9 +901,17 @@ def parse_json(
     except UnicodeDecodeError as error:
         malformed_at(data, _stop_before(data, error.start, max_depth, hook))
     try:
-        return _decode(data, text, max_depth, hook)
+        return _decode(data, text, max_depth, hook, seek_faults=seek_faults)
     except _Stop as stop:
         malformed_at(data, stop.offset)
+
+
+def refuse_faults(data: bytes, value: Any, max_depth: int | None = MAX_NESTING) -> None:
+    """selection_malformed where ``data``, which json read whole as
+    ``value``, holds what parse_json refuses although json accepts it."""
+    fault = _first_fault(data, max_depth, value)
+    if fault is not None:
+        malformed_at(data, fault)
 
 
 def canonical_bytes(value: Any) -> bytes:
@@ -1677,10 +1705,21 @@ def check_selection_bytes(data: bytes) -> tuple[JsonObject, SelectionPlaces]:
         repeated.append(True)
         return RepeatedKeys()
 
-    value = parse_json(data, object_pairs_hook=marking)
-    if repeated:
-        fail("selection_duplicate_key", find_duplicate_key(value))
-    return check_selection(value)
+    value = parse_json(data, object_pairs_hook=marking, seek_faults=False)
+    # A selection the checks accept cannot hold nesting, a long number or a
+    # lone surrogate: each container sits in a known field, each number is
+    # bounded and each text is checked.  So those faults, which come before
+    # every other refusal, are sought only when there is one to make.
+    refusal: ProjectionError | None = None
+    if not repeated:
+        try:
+            return check_selection(value)
+        except ProjectionError as error:
+            refusal = error
+    refuse_faults(data, value)
+    if refusal is not None:
+        raise refusal
+    fail("selection_duplicate_key", find_duplicate_key(value))
 
 
 def parse_selection(data: bytes) -> JsonObject:
@@ -3822,7 +3861,13 @@ def ledger_as_written(data: bytes) -> bool:
         recorded.decode("ascii", "replace")
     ):
         return False
-    return sha256_hex(data[:start] + data[digest_start + 65 : -1]) == recorded.decode("ascii")
+    import hashlib
+
+    # Hashed in two pieces: a 64 MiB state is not copied to leave the pair out.
+    view = memoryview(data)
+    digest = hashlib.sha256(view[:start])
+    digest.update(view[digest_start + 65 : -1])
+    return digest.hexdigest() == recorded.decode("ascii")
 
 
 def _decode_as_written(data: bytes) -> Any:
@@ -3831,7 +3876,7 @@ def _decode_as_written(data: bytes) -> Any:
     import json
 
     try:
-        return json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
+        return _collector_paused(lambda: json.loads(data.decode("utf-8"), parse_constant=_reject_constant))
     except (ValueError, RecursionError, ProjectionError):
         fail("state_corrupt")
 
@@ -4098,8 +4143,10 @@ def _attached_nodes(provenance: JsonObject, branch: JsonObject) -> Iterator[tupl
 def project(state: JsonObject) -> Projection:
     """Nodes and edges for every listed branch that is not tombstoned.
     Relations come only from parentBranchId, sources and summaries."""
-    tombstones = set(state["tombstones"])
-    projected = [b for b in state["snapshot"]["branches"] if b["branchId"] not in tombstones]
+    # Each listed branch is looked up in the sorted ledger: a million
+    # tombstones are not hashed into a set to filter a few hundred branches.
+    tombstones = state["tombstones"]
+    projected = [b for b in state["snapshot"]["branches"] if not _is_tombstoned(b["branchId"], tombstones)]
     projected_ids = {b["branchId"] for b in projected}
     provenance = _provenance(state)
     nodes: dict[str, JsonObject] = {}

@@ -344,6 +344,35 @@ class TestStrictJson(unittest.TestCase):
                 self.assertEqual(caught.exception.code, "selection_malformed")
                 self.assertEqual((caught.exception.line, caught.exception.column), (line, column))
 
+    def test_a_fault_comes_before_every_other_refusal(self) -> None:
+        """Faults are sought only once a check refuses: each refusal a
+        selection would get otherwise gives way to the fault it holds."""
+        secret = generated_secrets(random.Random(1))["github ghp"]
+
+        def with_secret_and(field: str, raw: bytes) -> bytes:
+            value = minimal()
+            first_summary(value)["text"] = f"Use {secret} for CI."
+            return encode(value)[:-1] + b', "' + field.encode() + b'": ' + raw + b"}"
+
+        deep = b"[" * 65 + b"]" * 65
+        cases = {
+            "secret, deep unknown field": with_secret_and("x", deep),
+            "secret, long number": with_secret_and("x", b"1" * 40),
+            "secret, lone surrogate": with_secret_and("x", b'"\\ud800"'),
+            "repeated key, deep": with_secret_and("revision", deep),
+            "revision too long": encode(minimal()).replace(b'"revision": 1', b'"revision": ' + b"1" * 40, 1),
+        }
+        for name, data in cases.items():
+            with self.subTest(name):
+                self.assertNotEqual(data, encode(minimal()))
+                with self.assertRaises(cp.ProjectionError) as caught:
+                    cp.check_selection_bytes(data)
+                self.assertEqual(caught.exception.code, "selection_malformed")
+                self.assertIsNotNone(caught.exception.line)
+        # Without the fault, each is refused for what it is.
+        self.assertEqual(code_of(with_secret_and("x", b"[]")), "selection_unknown_field")
+        self.assertEqual(code_of(with_secret_and("revision", b"[]")), "selection_duplicate_key")
+
     def test_bounds_that_hold_are_not_a_stop(self) -> None:
         for data in (b'{"a": ' + b"1" * 32 + b"}", b'{"a": -' + b"1" * 31 + b"}", b"[" * 64 + b"]" * 64):
             with self.subTest(data=data[:40]):
