@@ -2554,6 +2554,19 @@ class TestStateReRead(unittest.TestCase):
             cp.parse_state(cp.state_bytes(tampered))
         self.assertEqual(caught.exception.code, "state_corrupt")
 
+    def test_containers_are_counted_outside_strings_only(self) -> None:
+        arrays, objects = cp.MAX_STATE_ARRAYS, cp.MAX_STATE_OBJECTS
+        inside = b'"' + b"[" * (arrays + 1) + b'\\"' + b"{" * (objects + 1) + b'"'
+        cases = {
+            "a bound's worth outside": (b"[" * arrays + b"{}" * objects + inside, False),
+            "one array more": (b"[" * (arrays + 1) + inside, True),
+            "one object more": (b"{" * (objects + 1) + inside, True),
+            "after an escaped quote": (b'["\\"", ' + b"[]," * (arrays + 1) + b"]", True),
+        }
+        for name, (data, over) in cases.items():
+            with self.subTest(name):
+                self.assertIs(cp._more_containers_than_a_state(data), over)
+
 
 class TestVerifyDerivesAfresh(TempDirTestCase):
     def test_tombstones_added_behind_its_back(self) -> None:
