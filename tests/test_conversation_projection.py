@@ -1159,7 +1159,41 @@ class TestReconcile(unittest.TestCase):
 # ---------------------------------------------------------------------------
 
 
+def random_family(rng: random.Random) -> dict[str, Any]:
+    """Branches that fork from listed, excluded and unlisted parents, share
+    sources, and hold summaries short, long and on several lines."""
+    ids = [f"b{k}" for k in range(rng.randint(1, 9))]
+    texts = ("Short.", "Two\nlines.", "word " * 120, "x" * 900, "Tab\tand " * 40)
+    branches = [
+        branch(
+            branch_id,
+            parent=rng.choice([None, "unlisted", *ids[:index]]),
+            sources=rng.sample(["r1", "r2", "r3", "r4"], rng.randint(0, 3)),
+            summaries=[summary(f"s{k}", rng.choice(texts), rng.choice(["user", "assistant"])) for k in range(3)],
+        )
+        for index, branch_id in enumerate(ids)
+    ]
+    return selection(1, branches, exclude=rng.sample(ids, rng.randint(0, len(ids) - 1)))
+
+
 class TestProjection(unittest.TestCase):
+    def test_counts_without_building_equal_the_projections_own(self) -> None:
+        rng = random.Random(5)
+        states = [cp.reconcile(None, accepted(fixture()))[0]]
+        for _ in range(60):
+            state, _ = cp.reconcile(None, accepted(random_family(rng)))
+            states.append(state)
+        # Tombstones the snapshot no longer lists, and a restore.
+        first, _ = cp.reconcile(None, accepted(family()))
+        shrunk, _ = cp.reconcile(first, accepted(selection(2, family()["branches"][:2])))
+        restored, _ = cp.reconcile(shrunk, accepted(family(revision=3, restore=["other"])))
+        states += [first, shrunk, restored]
+        for index, state in enumerate(states):
+            with self.subTest(index):
+                self.assertEqual(cp.projection_counts(state), cp.project(state).counts)
+        kinds = {name for state in states for name, count in cp.projection_counts(state).items() if count}
+        self.assertEqual(kinds, set(cp.COUNT_NAMES + cp.LEFT_OUT_NAMES))
+
     def test_fixture_maps_exactly_per_the_table(self) -> None:
         state, _ = cp.reconcile(None, accepted(fixture()))
         projection = cp.project(state)
