@@ -801,7 +801,9 @@ def _loads(text: str, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any])
 # Python 3.13 reports a comma before a closing bracket at the comma; earlier
 # versions, where the bracket makes the text invalid.  The bracket it is.
 TRAILING_COMMA_MESSAGE = "Illegal trailing comma"
-JSON_SPACE_CHARS = " \t\n\r"
+# The four characters JSON allows between tokens.
+JSON_WHITESPACE = " \t\n\r"
+JSON_WHITESPACE_BYTES = JSON_WHITESPACE.encode("ascii")
 
 
 def _syntax_stop(text: str, error: Any) -> int:
@@ -809,7 +811,7 @@ def _syntax_stop(text: str, error: Any) -> int:
     position: int = error.pos
     if error.msg.startswith(TRAILING_COMMA_MESSAGE):
         position += 1
-        while position < len(text) and text[position] in JSON_SPACE_CHARS:
+        while position < len(text) and text[position] in JSON_WHITESPACE:
             position += 1
     return position
 
@@ -5322,7 +5324,6 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
 # on ("graphify_version"; 0.9.77 records none).  Inside a JSON string every
 # quote is escaped, so a quoted name right after "{" or "," is a key.
 GRAPH_VERSION_KEY = b'"graphify_version"'
-JSON_WHITESPACE = b" \t\n\r"
 
 
 def graph_recorded_versions(graph: bytes) -> list[str | None]:
@@ -5332,12 +5333,13 @@ def graph_recorded_versions(graph: bytes) -> list[str | None]:
     import json
     import re
 
-    value = re.compile(rb'[ \t\n\r]*:[ \t\n\r]*("(?:[^"\\]|\\.)*"|null)')
+    space = f"[{JSON_WHITESPACE}]*".encode("ascii")
+    value = re.compile(space + b":" + space + rb'("(?:[^"\\]|\\.)*"|null)')
     found: list[str | None] = []
     start = graph.find(GRAPH_VERSION_KEY)
     while start >= 0:
         before = start - 1
-        while before >= 0 and graph[before] in JSON_WHITESPACE:
+        while before >= 0 and graph[before] in JSON_WHITESPACE_BYTES:
             before -= 1
         if before >= 0 and graph[before] in b"{,":
             match = value.match(graph, start + len(GRAPH_VERSION_KEY))
