@@ -732,18 +732,21 @@ def _lone_surrogate_offset(data: bytes) -> int | None:
 
 
 def _value_nests_deeper_than(value: Any, max_depth: int) -> bool:
-    """The depth of a parsed value of few containers: a walk over them."""
+    """Whether a parsed value of few containers may nest deeper than
+    ``max_depth``: a walk over them.  An object that repeated a key stands
+    as a marker that hides what it held, so meeting one says it may."""
     pending: list[tuple[Any, int]] = [(value, 1)]
     while pending:
         item, depth = pending.pop()
-        if depth > max_depth:
+        if depth > max_depth or type(item) is RepeatedKeys:
             return True
         children = item.values() if type(item) is dict else item
-        pending.extend((child, depth + 1) for child in children if type(child) in CONTAINER_TYPES)
+        pending.extend((child, depth + 1) for child in children if type(child) in WALKED_TYPES)
     return False
 
 
 CONTAINER_TYPES = (dict, list)
+WALKED_TYPES = (*CONTAINER_TYPES, RepeatedKeys)
 # Up to this many brackets, a walk over the parsed containers is cheaper than
 # reading the whole document again.
 WALKED_CONTAINERS = 10_000
@@ -3879,12 +3882,16 @@ def ledger_as_written(data: bytes) -> bool:
 
 
 def _decode_as_written(data: bytes) -> Any:
-    """Decode state bytes whose ledger digest matched them as written: no
-    marker objects are needed, the digest already rules out any change."""
+    """Decode state bytes whose ledger digest matched them as written.  No
+    place is needed for a fault, but a repeated key is still refused: the
+    digest of bytes that repeat one is not that of their canonical form."""
     import json
 
+    def decode() -> Any:
+        return json.loads(data.decode("utf-8"), object_pairs_hook=_unique_object, parse_constant=_reject_constant)
+
     try:
-        return _collector_paused(lambda: json.loads(data.decode("utf-8"), parse_constant=_reject_constant))
+        return _collector_paused(decode)
     except (ValueError, RecursionError, ProjectionError):
         fail("state_corrupt")
 

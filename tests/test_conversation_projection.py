@@ -334,6 +334,10 @@ class TestStrictJson(unittest.TestCase):
         (b"[" * 70 + b"}", 1, 65),
         (b"[" + b'"\xc3\xa9",' * 3 + b"[" * 64 + b"x", 1, 77),
         (b'[1, "' + b"2" * 40 + b'", ' + b"3" * 40 + b", NaN]", 1, 49),
+        # Nesting inside an object that repeats a key, below the top level.
+        (b'{"a": [{"x": ' + b"[" * 65 + b"]" * 65 + b', "x": 1}]}', 1, 75),
+        (b'{"a": [{"x": ' + b"[" * 65 + b"]" * 65 + b', "x": 1}], "b": ' + b"1" * 40 + b"}", 1, 75),
+        (b'{"a": [{"x": ' + b"[" * 65 + b"]" * 65 + b', "x": 1}], "b": "\xff"}', 1, 75),
     )
 
     def test_malformed_says_where_it_stops(self) -> None:

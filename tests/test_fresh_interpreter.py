@@ -597,6 +597,7 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
             (b'{"a": "\\\\", "b": "\\udc00"}', (1, 19)),
             (b'{"a": "[[[[",\n "b": ' + b"[" * 64 + b"]" * 64 + b"}", (2, 70)),
             (b"[" * 100_000, (1, 65)),
+            (b'{"a": [{"x": ' + b"[" * 65 + b"]" * 65 + b', "x": 1}]}', (1, 75)),
         )
         for index, (data, stop) in enumerate(cases):
             with self.subTest(data=data[:40]):

@@ -254,6 +254,21 @@ class TestStateAsWritten(unittest.TestCase):
         schema_1 = data.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":1')
         self.assert_refused(schema_1, "state_schema_unsupported")
 
+    def test_bytes_that_repeat_a_key_are_refused_whatever_their_digest(self) -> None:
+        """A digest recomputed over the bytes as written, not over their
+        canonical form, does not make a repeated key read (the last one
+        would win: here an empty ledger)."""
+        data = cp.state_bytes(self.state(10))
+        repeated = (data[:-2] + b',"tombstones":[]}\n', data.replace(b'"highWater":{', b'"highWater":{},"highWater":{'))
+        for edited in repeated:
+            with self.subTest(edited=edited[-40:]):
+                start = edited.index(b',"ledgerSha256":"')
+                digest_start = start + len(b',"ledgerSha256":"')
+                rehashed = hashlib.sha256(edited[:start] + edited[digest_start + 65 : -1]).hexdigest().encode()
+                forged = edited[:digest_start] + rehashed + edited[digest_start + 64 :]
+                self.assertTrue(cp.ledger_as_written(forged))
+                self.assert_refused(forged, "state_corrupt")
+
 
 class TestBulkLedgerChecks(unittest.TestCase):
     """The ledger's shape is checked in bulk, over joined values; each bulk
