@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -122,6 +123,19 @@ def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "COVERAGE"))}
     env.update(extra)
     return env
+
+
+# The signals the adapter handles, where the platform has them.
+HANDLED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def signals_by_default() -> None:
+    """For a child whose signal handling is under test (``preexec_fn``): the
+    dispositions a shell's foreground job gets, whatever this runner was
+    started with (a shell's background job starts with SIGINT ignored, and
+    the adapter rightly keeps an ignored signal ignored)."""
+    for signum in HANDLED_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
 
 
 def changes_of(result: Any) -> tuple[int, int, int, int]:

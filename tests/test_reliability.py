@@ -40,6 +40,7 @@ from cp_testlib import (
     run_released,
     run_standin,
     selection,
+    signals_by_default,
     snapshot_tree,
     summary,
 )
@@ -57,7 +58,11 @@ IS_ROOT = os.name == "posix" and os.geteuid() == 0
 
 def run_faulty(plan: dict[str, Any], args: list[str]) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-I", FAULT_CHILD, json.dumps(plan), *args], capture_output=True, env=child_env(), timeout=60
+        [sys.executable, "-I", FAULT_CHILD, json.dumps(plan), *args],
+        capture_output=True,
+        env=child_env(),
+        timeout=60,
+        preexec_fn=signals_by_default,
     )
 
 
