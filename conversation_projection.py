@@ -114,17 +114,11 @@ GFY_TEMP_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + "_")
 GFY_TEMP_PREFIX = ".gfy-"
 # Its replace fallback's temporaries: ".gfy-replace-bak-XXXXXXXX.tmp" first.
 GFY_TEMP_KINDS = ("replace-bak-", "replace-")
-# C0 controls other than tab, newline and carriage return, DEL and C1.
-FORBIDDEN_TEXT_CHARS = frozenset(
-    [chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"] + [chr(c) for c in range(0x7F, 0xA0)]
-)
-# Text the reviewer cannot see as it is: controls that reorder what a file
-# shows (embeddings, overrides, isolates), and characters that look blank.
 ASCII_BLANK = " \t\n\r"
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-BLANK_GRAPHEMES = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-# The forbidden controls and the bidirectional ones as one pattern: a single
-# pass over a text at C speed, where a set would make an object of each character.
+# What no text may hold, as one pattern (a single pass at C speed): the C0
+# controls other than tab, line feed and carriage return, DEL and the C1
+# controls, and the controls that reorder what a file shows (embeddings,
+# overrides, isolates), so that the reviewer never reads another order.
 FORBIDDEN_TEXT_PATTERN = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 # Unicode tag characters spell ASCII that no one sees but a model reads.
 # Their one visible use, the three recommended subdivision flags (England,

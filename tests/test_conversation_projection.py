@@ -2550,6 +2550,14 @@ class TestSelectionText(unittest.TestCase):
             with self.subTest(hex(ord(char))):
                 self.assertEqual(self.text_code(f"a{char}b"), "selection_schema")
 
+    def test_every_control_character_and_nothing_past_them(self) -> None:
+        for code in range(0xA1):
+            char = chr(code)
+            for text in (f"a{char}b", f"\u00e9{char}b"):  # the ASCII path and the other
+                with self.subTest(code=hex(code), ascii=text.isascii()):
+                    refused = (code < 0x20 and char not in "\t\n\r") or 0x7F <= code <= 0x9F
+                    self.assertEqual(self.text_code(text), "selection_schema" if refused else None)
+
     def test_long_numbers_are_malformed(self) -> None:
         valid = encode(minimal())
         for number in (b"9" * 33, b"9" * 4300, b"9" * 4301, b"1." + b"5" * 40, b"1e" + b"9" * 31):

@@ -254,6 +254,17 @@ class TestStateAsWritten(unittest.TestCase):
         schema_1 = data.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":1')
         self.assert_refused(schema_1, "state_schema_unsupported")
 
+    def test_the_schema_is_read_from_the_bytes_as_written(self) -> None:
+        """What lets a state as written skip the strict decode: its version,
+        found without decoding, and only in the canonical layout."""
+        data = cp.state_bytes(self.state(10))
+        self.assertEqual(cp.written_schema(data), 2)
+        self.assertEqual(cp.written_schema(data.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":1')), 1)
+        self.assertEqual(cp.written_schema(data.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":12')), 12)
+        for other in (b'"stateSchemaVersion": 2', b'"stateSchemaVersion":02', b'"stateSchemaVersion":"2"', b'"x":2'):
+            with self.subTest(other=other):
+                self.assertIsNone(cp.written_schema(data.replace(b'"stateSchemaVersion":2', other)))
+
     def test_bytes_that_repeat_a_key_are_refused_whatever_their_digest(self) -> None:
         """A digest recomputed over the bytes as written, not over their
         canonical form, does not make a repeated key read (the last one
