@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import random
 import stat
 import sys
 import types
@@ -25,6 +26,7 @@ from unittest import mock
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cp_testlib
+import secret_samples
 import standin_graphify
 from cp_testlib import CAN_SYMLINK, TempDirTestCase, cp, encode, fixture, snapshot_tree
 
@@ -546,6 +548,40 @@ class TestSurrogateEscapes(TempDirTestCase):
         result = cp_testlib.run_module(["--state-root", self.state, "--selection", path, "--dry-run"])
         self.assertEqual((result.code, result.returncode, result.stderr), ("selection_malformed", 2, b""))
         self.assertFalse(os.path.exists(self.state))
+
+
+class TestLinkSwappedIn(TempDirTestCase):
+    """The lstat check and the open are two steps: a link planted between
+    them is refused by the open itself, which never follows one."""
+
+    @unittest.skipUnless(CAN_SYMLINK and cp.SUPPORTS_DIR_FD, "needs symlinks and descriptor-relative opens")
+    def test_a_subdirectory_that_became_a_link(self) -> None:
+        os.makedirs(self.state)
+        owned = cp.open_root(self.state, create=False)
+        assert owned is not None and owned.fd is not None
+        self.addCleanup(owned.close)
+        os.symlink(self.tmp, os.path.join(self.state, "cache"))
+        with mock.patch.object(cp.OwnedDir, "_refuse_link", lambda _self, _name: None):
+            with self.assertRaises(cp.ProjectionError) as caught:
+                owned.child("cache")
+        self.assertEqual(caught.exception.code, "state_symlink")
+
+
+class TestWordsAboutASecret(unittest.TestCase):
+    """Each word that makes a key name something about a secret rather than
+    the secret (password_md5, password.expiry), pinned one by one."""
+
+    FORMS = ("db_password_{}={}", "DB_PASSWORD_{}={}", "password.{} = {}", '"password_{}": "{}"')
+
+    def test_each_word_turns_its_key_away_and_another_word_does_not(self) -> None:
+        value = secret_samples.password(random.Random(4))
+        for form in self.FORMS:
+            for word in sorted(cp.ABOUT_A_SECRET):
+                written = word.upper() if form.startswith("DB_") else word
+                with self.subTest(form=form, word=word):
+                    self.assertIsNone(cp.find_secret(form.format(written, value)))
+            with self.subTest(form=form, word="zq"):
+                self.assertIsNotNone(cp.find_secret(form.format("zq", value)))
 
 
 if __name__ == "__main__":
