@@ -129,13 +129,16 @@ def child_env(**extra: str) -> dict[str, str]:
 HANDLED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
-def signals_by_default() -> None:
-    """For a child whose signal handling is under test (``preexec_fn``): the
-    dispositions a shell's foreground job gets, whatever this runner was
-    started with (a shell's background job starts with SIGINT ignored, and
-    the adapter rightly keeps an ignored signal ignored)."""
+def _signals_by_default() -> None:
     for signum in HANDLED_SIGNALS:
         signal.signal(signum, signal.SIG_DFL)
+
+
+# For a child whose signal handling is under test (``preexec_fn``): the
+# dispositions a shell's foreground job gets, whatever this runner was
+# started with (a shell's background job starts with SIGINT ignored, and the
+# adapter rightly keeps an ignored signal ignored).  Windows has no preexec_fn.
+SIGNALS_BY_DEFAULT = _signals_by_default if os.name == "posix" else None
 
 
 def changes_of(result: Any) -> tuple[int, int, int, int]:

@@ -34,6 +34,7 @@ from cp_testlib import (
     CAN_SYMLINK,
     HERE,
     MODULE,
+    SIGNALS_BY_DEFAULT,
     Result,
     TempDirTestCase,
     changes_of,
@@ -41,7 +42,6 @@ from cp_testlib import (
     cp,
     fixture,
     run_released,
-    signals_by_default,
     snapshot_tree,
 )
 
@@ -490,7 +490,7 @@ class TestSignalsFromOutside(FreshInterpreterCase):
                 CP_FAKE_GRAPHIFY=mode, CP_FAKE_READY_FD=str(ready_write), CP_FAKE_WAIT_FD=str(wait_read), **env
             ),
             pass_fds=(ready_write, wait_read),
-            preexec_fn=signals_by_default,  # noqa: PLW1509 (the runner's threads never take locks the child needs)
+            preexec_fn=SIGNALS_BY_DEFAULT,  # noqa: PLW1509 (the runner's threads never take locks the child needs)
         )
         os.close(ready_write)
         os.close(wait_read)

@@ -29,6 +29,7 @@ from cp_testlib import (
     CAN_SYMLINK,
     HERE,
     REQUIRE_DEV_TOOLS,
+    SIGNALS_BY_DEFAULT,
     Result,
     TempDirTestCase,
     branch,
@@ -40,7 +41,6 @@ from cp_testlib import (
     run_released,
     run_standin,
     selection,
-    signals_by_default,
     snapshot_tree,
     summary,
 )
@@ -62,7 +62,7 @@ def run_faulty(plan: dict[str, Any], args: list[str]) -> subprocess.CompletedPro
         capture_output=True,
         env=child_env(),
         timeout=60,
-        preexec_fn=signals_by_default,
+        preexec_fn=SIGNALS_BY_DEFAULT,
     )
 
 

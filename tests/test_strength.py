@@ -561,9 +561,9 @@ class TestLinkSwappedIn(TempDirTestCase):
         assert owned is not None and owned.fd is not None
         self.addCleanup(owned.close)
         os.symlink(self.tmp, os.path.join(self.state, "cache"))
-        with mock.patch.object(cp.OwnedDir, "_refuse_link", lambda _self, _name: None):
-            with self.assertRaises(cp.ProjectionError) as caught:
-                owned.child("cache")
+        unchecked = mock.patch.object(cp.OwnedDir, "_refuse_link", lambda _self, _name: None)
+        with unchecked, self.assertRaises(cp.ProjectionError) as caught:
+            owned.child("cache")
         self.assertEqual(caught.exception.code, "state_symlink")
 
 
