@@ -133,28 +133,12 @@ TAG_FLAGS = tuple(
 # A variation selector picks one glyph for the character before it; a run of
 # them selects nothing visible and can carry hidden bytes.
 VARIATION_SELECTOR_RUN = "[\ufe00-\ufe0f\U000e0100-\U000e01ef]{2}"
-# Default-ignorable code points: drawn as nothing.  The secret scan reads text
-# without them, and with compatibility forms folded (NFKC: full-width letters,
-# ligatures), so that "gh\u200bp_…" or a full-width token is still a token.
-INVISIBLE_RANGES = (
-    (0x00AD, 0x00AD),
-    (0x034F, 0x034F),
-    (0x061C, 0x061C),
-    (0x115F, 0x1160),
-    (0x17B4, 0x17B5),
-    (0x180B, 0x180F),
-    (0x200B, 0x200F),
-    (0x202A, 0x202E),
-    (0x2060, 0x206F),
-    (0x3164, 0x3164),
-    (0xFE00, 0xFE0F),
-    (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0),
-    (0xFFF0, 0xFFFB),
-    (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A),
-    (0xE0000, 0xE0FFF),
-)
+# What the secret scan reads text without, besides the default-ignorable
+# code points of the tables below (drawn as nothing): the interlinear
+# annotation controls, which most renderers draw as nothing too.  It reads
+# compatibility forms folded as well (NFKC: full-width letters, ligatures),
+# so that "gh\u200bp_…" or a full-width token is still a token.
+INTERLINEAR_ANNOTATIONS = (0xFFF9, 0xFFFB)
 # BEGIN UNICODE TABLES: written by tools/gen_unicode_tables.py, checked against the data by a test.
 UNICODE_TABLES_VERSION = "15.0.0"
 # Default_Ignorable_Code_Point: drawn as nothing.
@@ -1456,7 +1440,8 @@ def fold_for_scan(text: str) -> str:
     import unicodedata
 
     if not _invisible:
-        ranges = "".join(f"{chr(first)}-{chr(last)}" for first, last in INVISIBLE_RANGES)
+        invisible = [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS]
+        ranges = "".join(f"{chr(first)}-{chr(last)}" for first, last in invisible)
         _invisible.append(re.compile(f"[{ranges}]+"))
     text = _invisible[0].sub("", text)
     if unicodedata.is_normalized("NFKC", text):

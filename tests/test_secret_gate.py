@@ -1314,6 +1314,27 @@ class TestSecretFields(unittest.TestCase):
 
 
 class TestFolding(unittest.TestCase):
+    def test_the_scan_reads_text_without_exactly_the_invisible_characters(self) -> None:
+        """Each end of each invisible range goes, and the characters just
+        outside it stay (or fold as NFKC says)."""
+        import unicodedata
+
+        ranges = [*cp._table_ranges(cp.UCD_DEFAULT_IGNORABLE), cp.INTERLINEAR_ANNOTATIONS]
+        inside = lambda code: any(first <= code <= last for first, last in ranges)  # noqa: E731
+        for first, last in ranges:
+            for code in (first - 1, first, last, last + 1):
+                if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                    continue
+                with self.subTest(code=hex(code)):
+                    char = chr(code)
+                    expected = "" if inside(code) else unicodedata.normalize("NFKC", char)
+                    self.assertEqual(cp.fold_for_scan(f"\u00e9{char}x"), f"\u00e9{expected}x")
+        first, last = cp.INTERLINEAR_ANNOTATIONS
+        for code in range(0xFFF0, 0x10000):
+            with self.subTest(code=hex(code)):
+                named = unicodedata.name(chr(code), "").startswith("INTERLINEAR ANNOTATION")
+                self.assertEqual(named, first <= code <= last)
+
     def test_no_character_folds_past_the_bound_unless_it_holds_ascii(self) -> None:
         import unicodedata
 
