@@ -2657,10 +2657,10 @@ PASSWORD_WORDS = frozenset(
 SECRET_WORDS = PASSWORD_WORDS | frozenset(
     {"secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential", "credentials"}
 )
-# A word ending in one of these names a secret too (dbpassword, clientsecret,
+# A word ending in one of these names a password (dbpassword) or a secret (clientsecret,
 # accesstoken, basicauth), unless it is an ordinary word.
-SECRET_WORD_ENDINGS = ("pass", "passwd", "password", "pwd", "secret", "token", "auth", "creds", "credentials")
 PASSWORD_WORD_ENDINGS = ("pass", "passwd", "password", "pwd")
+SECRET_WORD_ENDINGS = (*PASSWORD_WORD_ENDINGS, "secret", "token", "auth", "creds", "credentials")
 NOT_SECRET_WORDS = frozenset({"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"})
 # "key" names a secret only after one of these (api key, accessKey, …).
 KEY_QUALIFIERS = frozenset(

@@ -1255,6 +1255,19 @@ class TestValueJudgements(unittest.TestCase):
                 with self.subTest(value=value, password_key=password_key):
                     self.assertIsNone(cp.why_not_a_credential(scanner, value, password_key))
 
+    def test_a_name_with_both_cases_and_digits_must_hold_vowels_to_read_as_one(self) -> None:
+        scanner = cp._secret_scanner()
+        for value, reads in (
+            ("Socks5Auth", True),
+            ("GPT2Tokenizer", True),
+            ("jrxWhouLdiP", True),  # no digit: not held to the rule
+            ("jrxwhou1ldip", True),  # one case: not held to the rule
+            ("jrxWhou1LdiP", False),
+            ("jrxWhou9LdiP", False),
+        ):
+            with self.subTest(value=value):
+                self.assertEqual(cp._pronounceable(scanner, value), reads)
+
     def test_random_characters_between_slashes_are_not_a_path(self) -> None:
         scanner = cp._secret_scanner()
         rng = random.Random(46)
