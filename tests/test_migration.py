@@ -1,8 +1,8 @@
 """state.json schema 2 (its ledger digest) and the explicit migration from
 schema 1, against states written by adapter 0.1.0 itself.
 
-tests/released/conversation_projection_0_1_0.py is that release, byte for
-byte; it runs here as a fresh `python -I` process, as a user's old install
+tests/released/conversation_projection_0_1_0.py is that release, its code
+byte for byte (four docstrings reworded); it runs here as a fresh `python -I` process, as a user's old install
 would have, to write the schema-1 states these tests migrate.
 
 Stdlib only: python -I tests/test_migration.py, or under pytest.

@@ -668,7 +668,7 @@ def _check_cross_references(
 def check_selection(value: Any, scan_secrets: bool = True) -> tuple[JsonObject, SelectionPlaces]:
     """Check a decoded selection against the allowlist.  Return its canonical
     form (the same fields, every array sorted by its IDs; an absent optional
-    list stays absent, so the digest is the contract's recipe applied to the
+    list stays absent, so the digest is the documented recipe applied to the
     input) and where each ID was written."""
     walk = _Walk(collect=scan_secrets)
     selection = _require_object(value, SELECTION_FIELDS, SELECTION_REQUIRED, "")
@@ -722,7 +722,7 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
 
 
 def selection_digest(selection: JsonObject) -> str:
-    """The contract's recipe, spelled out; SelectionHashes gives the same value
+    """The documented recipe, spelled out; SelectionHashes gives the same value
     from the serialization it shares with the branch hashes."""
     return sha256_hex(canonical_bytes(selection))
 
@@ -3282,7 +3282,7 @@ SWITCHES = ("--verify", "--dry-run")
 
 
 def parse_arguments(argv: Sequence[str]) -> Arguments:
-    """Exactly the contract's forms.  Nothing is ever printed from here:
+    """Exactly the documented forms.  Nothing is ever printed from here:
     any fault is the fixed code ``usage``."""
     values: dict[str, str] = {}
     switches: set[str] = set()
@@ -3344,7 +3344,7 @@ def result_line(outcome: Outcome) -> str:
 
 def _load_selection(path: str | None) -> LoadedSelection:
     """Read and validate before any state is touched; a fault is kept and
-    reported after the state's own checks, in the contract's order."""
+    reported after the state's own checks, in the documented order."""
     if path is None:
         return None
     try:
