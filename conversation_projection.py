@@ -1312,11 +1312,6 @@ class UnicodeRules:
             self.misjoined = re.compile("^\xff|\xff$|[\x00\xff]\xff|(.)\xff(?!\\1)", re.DOTALL)
         return self.script_table
 
-    def scripts_of(self, chars: Iterable[str]) -> dict[str, str]:
-        """The joining script of each letter or mark, "" for other characters."""
-        table = self.script_chars()
-        return {char: self.script_names[ord(char.translate(table))] for char in chars}
-
 
 _unicode_rules_built: list[UnicodeRules] = []
 
@@ -4142,13 +4137,18 @@ def _attached_nodes(provenance: JsonObject, branch: JsonObject) -> Iterator[tupl
             yield node["id"], part
 
 
+def _projected_branches(state: JsonObject) -> list[JsonObject]:
+    """The listed branches no tombstone withholds.  Each is looked up in the
+    sorted ledger: a million tombstones are not hashed into a set to filter
+    a few hundred branches."""
+    tombstones = state["tombstones"]
+    return [b for b in state["snapshot"]["branches"] if not _is_tombstoned(b["branchId"], tombstones)]
+
+
 def project(state: JsonObject) -> Projection:
     """Nodes and edges for every listed branch that is not tombstoned.
     Relations come only from parentBranchId, sources and summaries."""
-    # Each listed branch is looked up in the sorted ledger: a million
-    # tombstones are not hashed into a set to filter a few hundred branches.
-    tombstones = state["tombstones"]
-    projected = [b for b in state["snapshot"]["branches"] if not _is_tombstoned(b["branchId"], tombstones)]
+    projected = _projected_branches(state)
     projected_ids = {b["branchId"] for b in projected}
     provenance = _provenance(state)
     nodes: dict[str, JsonObject] = {}
@@ -4178,7 +4178,7 @@ def project(state: JsonObject) -> Projection:
         "summaries": sum(len(b["summaries"]) for b in projected),
         "summaryParts": kinds.count("summary_part"),
         "edges": len(edges),
-        "tombstones": len(tombstones),
+        "tombstones": len(state["tombstones"]),
         "withheldBranches": len(listed) - len(projected),
         "missingParents": sum(1 for parent in parents if parent not in projected_ids),
     }
@@ -4189,9 +4189,8 @@ def projection_counts(state: JsonObject) -> dict[str, int]:
     """The counts ``project`` reports, counted without building a node: a
     dry run reports them for selections whose extraction would take longer
     to build than everything else it checks.  A test holds the two equal."""
-    tombstones = state["tombstones"]
     listed = state["snapshot"]["branches"]
-    projected = [b for b in listed if not _is_tombstoned(b["branchId"], tombstones)]
+    projected = _projected_branches(state)
     projected_ids = {b["branchId"] for b in projected}
     parents = [b["parentBranchId"] for b in projected if "parentBranchId" in b]
     forks = sum(1 for parent in parents if parent in projected_ids)
@@ -4204,7 +4203,7 @@ def projection_counts(state: JsonObject) -> dict[str, int]:
         "summaries": len(summaries),
         "summaryParts": parts,
         "edges": forks + attached_sources + len(summaries) + parts,
-        "tombstones": len(tombstones),
+        "tombstones": len(state["tombstones"]),
         "withheldBranches": len(listed) - len(projected),
         "missingParents": len(parents) - forks,
     }
