@@ -1657,11 +1657,12 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     for text in folded:
         starts.append(offset)
         offset += len(text) + 1
-    hits = find_secrets("\x00".join(folded))
+    hits = secret_hits("\x00".join(folded))
     if hits:
-        position, rule = min(hits.values())
+        first = min(hits.values(), key=_hit_order)
+        position = first[0]
         where, field, _text = fields[bisect.bisect_right(starts, position) - 1]
-        error = ProjectionError("selection_secret", f"{where}/{field}" if field else where, rule)
+        error = ProjectionError("selection_secret", f"{where}/{field}" if field else where, hit_family(first))
         # How many summary texts hold one: counted, never named.
         error.secret_fields = sum(1 for index in hits if fields[index][1] == "text")
         raise error
@@ -2942,15 +2943,47 @@ def find_secret(text: str) -> tuple[int, str] | None:
     holds more candidates than MAX_SECRET_CANDIDATES (the offset is then
     that of the first candidate past the limit).  Nothing of the value is
     returned."""
-    hits = find_secrets(text)
-    return min(hits.values()) if hits else None
+    hits = secret_hits(text)
+    if not hits:
+        return None
+    first = min(hits.values(), key=_hit_order)
+    return first[0], hit_family(first)
 
 
 def find_secrets(text: str) -> dict[int, tuple[int, str]]:
     """Every field (by its index among the NUL-separated fields) that holds
-    a secret, with its earliest hit as ``find_secret`` gives it.  Each scan
-    moves on to the next field once it has found a hit in one, so that the
-    cost stays that of one pass however many fields hold a secret."""
+    a secret, with its earliest hit as ``find_secret`` gives it."""
+    return {field: (hit[0], hit_family(hit)) for field, hit in secret_hits(text).items()}
+
+
+# A hit: where the secret starts, its row's table index and family, and what
+# names it more closely (the value, and the label before its key, or None
+# for a token shape): the value of "apiKey": "sk-…" is an sk- key.  Naming
+# costs more than finding, and only the first hit is named in a refusal.
+SecretHit = tuple[int, int, str, tuple[str, str | None] | None]
+
+
+def _hit_order(hit: SecretHit) -> tuple[int, int]:
+    """Earliest first; at one offset, the earlier table row."""
+    return hit[0], hit[1]
+
+
+def hit_family(hit: SecretHit) -> str:
+    """The family a hit is reported under: the shape its value holds, or
+    the family of the row that found it."""
+    _offset, _index, family, naming = hit
+    if naming is None:
+        return family
+    scanner = _secret_scanner()
+    value, label = naming
+    named = _labelled_family(scanner, value, label) if label is not None else None
+    return named or _shape_inside(scanner, value) or family
+
+
+def secret_hits(text: str) -> dict[int, SecretHit]:
+    """Every field that holds a secret, with its earliest hit, unnamed.
+    Each scan moves on to the next field once it has found a hit in one, so
+    that the cost stays that of one pass however many fields hold a secret."""
     scanner = _secret_scanner()
     scanner.key_verdicts.clear()
     scanner.value_verdicts.clear()
@@ -2961,7 +2994,7 @@ def find_secrets(text: str) -> dict[int, tuple[int, str]]:
     while nul >= 0:
         field_starts.append(nul + 1)
         nul = text.find("\x00", nul + 1)
-    found: dict[int, tuple[int, int, str]] = {}  # field -> offset, table index, family
+    found: dict[int, SecretHit] = {}
     budget = MAX_SECRET_CANDIDATES
     blanked = scanner.escape.sub(_ESCAPE_BLANKED, text) if "\\" in text or "%" in text else text
     ascii_only = text.isascii()
@@ -2997,26 +3030,24 @@ def find_secrets(text: str) -> dict[int, tuple[int, str]]:
                 continue
             budget -= 1
             if budget < 0:
-                hit: tuple[int, int, str] | None = (match.start(), -1, CANDIDATE_LIMIT_RULE)
+                hit: SecretHit | None = (match.start(), -1, CANDIDATE_LIMIT_RULE, None)
                 resume = len(text)
             else:
                 hit, resume = _judge(scanner, scan, scanned, match)
                 if hit is not None and scan.within and scan.within not in text[field_start:field_end]:
                     hit = None
             if hit is not None:
-                if known is None or hit < known:
+                if known is None or _hit_order(hit) < _hit_order(known):
                     found[field] = hit
                 resume = field_end
             position = max(resume, match.start() + 1)
         if budget < 0:
             break
-    return {field: (offset, family) for field, (offset, _index, family) in found.items()}
+    return found
 
 
-def _judge(
-    scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
-) -> tuple[tuple[int, int, str] | None, int]:
-    """(offset, table index, family) when this match is a secret, else None;
+def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]) -> tuple[SecretHit | None, int]:
+    """The hit when this match is a secret, else None;
     and where the scan resumes: after the match, or inside a quoted value
     that was turned away, which may hold a credential of its own
     (Token: "see notes; the password is …")."""
@@ -3024,7 +3055,7 @@ def _judge(
     group = scan.value_group
     if group is None:
         return (
-            None if _plain_is_placeholder(scanner, match[0], anchor_chars) else (match.start(), index, family)
+            None if _plain_is_placeholder(scanner, match[0], anchor_chars) else (match.start(), index, family, None)
         ), match.end()
     raw = match[group]
     value, offset = _unwrapped(raw, match.start(group))
@@ -3035,7 +3066,7 @@ def _judge(
     if group == "secret":
         if not _is_secret_part(scanner, scan, match, raw[0] == "{", value):
             return None, match.end()
-        return (offset, index, _shape_inside(scanner, value) or family), match.end()
+        return (offset, index, family, (value, None)), match.end()
     password = scan.non_ascii or (scan.has_password and match["password"] is not None)
     key_start = match.start("key") if scan.has_key else -1
     if key_start >= 0:
@@ -3058,18 +3089,14 @@ def _judge(
         # So may a value that is an assignment itself (bos_token=…).
         return None, offset if _an_assignment(scanner, value, password) else resume
     if key_start < 0:
-        return (offset, index, family), match.end()
+        return (offset, index, family, None), match.end()
     identifier = text[identifier_start:key_end]
     if _repeats_key(scanner, value, identifier):
         return None, resume
     if _holds_its_key(scanner, value, identifier):
         return None, offset  # a pattern (s/password=.*/password=x/): judge what it holds
     label = text[max(0, identifier_start - LABEL_LOOKBACK) : key_end].lower()
-    return (
-        offset,
-        index,
-        _labelled_family(scanner, value, label) or _shape_inside(scanner, value) or family,
-    ), match.end()
+    return (offset, index, family, (value, label)), match.end()
 
 
 def _plain_is_placeholder(scanner: _SecretScanner, found: str, anchor_chars: int) -> bool:
@@ -3409,9 +3436,12 @@ def _mostly_runs(value: str) -> bool:
     (or repeat), as in "abc123xyz" and "1234567"."""
     if len(value) < MIN_RUN_CHARS:
         return False
-    from itertools import pairwise
+    import operator
 
-    steps = sum(1 for left, right in pairwise(value.lower()) if 0 <= ord(right) - ord(left) <= 1)
+    # Mapped in C: a selection may hold 30,000 values to judge.
+    codes = list(map(ord, value.lower()))
+    differences = list(map(operator.sub, codes[1:], codes))
+    steps = differences.count(0) + differences.count(1)
     return steps >= RUN_SHARE * (len(value) - 1)
 
 
@@ -3431,12 +3461,13 @@ def _entropy_enough(value: str) -> bool:
     and, when all differ, gives it."""
     length = len(value)
     needed = min(ENTROPY_BITS, math.log2(length) - ENTROPY_SLACK_BITS)
-    distinct = len(set(value))
+    chars = set(value)
+    distinct = len(chars)
     if math.log2(distinct) < needed:
         return False
     if distinct == length:
         return True
-    shares = [value.count(char) / length for char in set(value)]
+    shares = [value.count(char) / length for char in chars]
     return -sum(share * math.log2(share) for share in shares) >= needed
 
 
@@ -3496,7 +3527,7 @@ def _shape_inside(scanner: _SecretScanner, value: str) -> str | None:
     hit is named after it: client_secret=…8Q~… is an Azure AD client secret
     (its row is anchored on "Q~", after the value starts, so it would not
     win on offset), "apiKey": "sk-…" an sk- key."""
-    best: tuple[int, int, str] | None = None
+    best: SecretHit | None = None
     for scan in scanner.scans:
         # Every match of a scan starts with its first character: a value
         # without it is not searched (a selection may hold 30,000 values).
@@ -3506,9 +3537,9 @@ def _shape_inside(scanner: _SecretScanner, value: str) -> str | None:
             for match in scan.regex.finditer(value):
                 hit = _judge(scanner, scan, value, match)[0]
                 if hit is not None:
-                    best = hit if best is None else min(best, hit)
+                    best = hit if best is None or _hit_order(hit) < _hit_order(best) else best
                     break
-    return None if best is None else best[2]
+    return None if best is None else hit_family(best)
 
 
 # ---------------------------------------------------------------------------
