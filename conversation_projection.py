@@ -3788,7 +3788,11 @@ def _tombstones_well_formed(tombstones: Any) -> bool:
     """A list of IDs in strictly increasing order."""
     if not isinstance(tombstones, list) or len(tombstones) > MAX_TOMBSTONES:
         return False
-    return _ids_well_formed(tombstones) and all(map(str.__lt__, tombstones, tombstones[1:]))
+    import operator
+
+    # operator.lt, not str.__lt__: a builtin function is called without
+    # building an argument tuple, which halves a million comparisons.
+    return _ids_well_formed(tombstones) and all(map(operator.lt, tombstones, tombstones[1:]))
 
 
 def _high_water_well_formed(high_water: Any) -> bool:
@@ -3796,11 +3800,18 @@ def _high_water_well_formed(high_water: Any) -> bool:
     SHA-256: checked in bulk, as the tombstones are."""
     if not isinstance(high_water, dict):
         return False
+    import operator
+
     marks = list(high_water.values())
-    if set(map(type, marks)) - {dict} or not all(mark.keys() == HIGH_WATER_FIELDS for mark in marks):
+    # Exactly two fields, both present: exactly the two (mapped in C, as a
+    # ledger may hold a few hundred thousand marks).
+    if set(map(type, marks)) - {dict} or set(map(len, marks)) - {len(HIGH_WATER_FIELDS)}:
         return False
-    revisions = [mark["sourceRevision"] for mark in marks]
-    digests = [mark["contentSha256"] for mark in marks]
+    try:
+        revisions = list(map(operator.itemgetter("sourceRevision"), marks))
+        digests = list(map(operator.itemgetter("contentSha256"), marks))
+    except KeyError:
+        return False
     return (
         _ids_well_formed(list(high_water))
         and not set(map(type, revisions)) - {int}

@@ -306,6 +306,25 @@ class TestBulkLedgerChecks(unittest.TestCase):
                 }
                 self.assertEqual(cp._high_water_well_formed(marks), cp.is_sha256(digest))
 
+    def test_a_mark_is_exactly_a_positive_revision_and_a_digest(self) -> None:
+        good = {"sourceRevision": 1, "contentSha256": "0" * 64}
+        self.assertTrue(cp._high_water_well_formed({"a": good, "b": dict(good)}))
+        marks = {
+            "a field more": dict(good, note="x"),
+            "revision missing": {"contentSha256": "0" * 64},
+            "digest missing": {"sourceRevision": 1},
+            "a field renamed": {"sourceRevision": 1, "contentSHA256": "0" * 64},
+            "two fields, neither": {"revision": 1, "sha256": "0" * 64},
+            "empty": {},
+            "a list": [1, "0" * 64],
+            "revision zero": dict(good, sourceRevision=0),
+            "revision true": dict(good, sourceRevision=True),
+            "revision text": dict(good, sourceRevision="1"),
+        }
+        for name, mark in marks.items():
+            with self.subTest(name):
+                self.assertFalse(cp._high_water_well_formed({"a": good, "b": mark}))
+
     def test_tombstones_must_strictly_increase(self) -> None:
         self.assertTrue(cp._tombstones_well_formed(["a", "b", "c"]))
         for tombstones in (["b", "a"], ["a", "a"], ["a", "c", "b"]):
