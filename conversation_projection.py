@@ -5653,14 +5653,25 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     blocked once the line is printed: a signal then must not turn the reported
     exit status into a death by signal.  Called with ``argv`` (in-process),
     the caller's handlers come back."""
+    import gc
+
     _reserve_standard_descriptors()
     previous_umask = os.umask(0o077)
     previous_stderr, sys.stderr = sys.stderr, _DiscardedText()
+    # A run is short, and what it and Graphify make lives until it ends and
+    # holds no cycle worth finding: the cyclic collector rests, rather than
+    # walk a growing graph again and again.  Run as a program it rests until
+    # exit (woken, its first pass would walk all that the run made); an
+    # in-process caller gets it back.
+    collecting = gc.isenabled()
+    gc.disable()
     SIGNALS.install()
     try:
         exit_code, line = execute(sys.argv[1:] if argv is None else argv, loader)
         emit(line)
     finally:
+        if collecting and argv is not None:
+            gc.enable()
         sys.stderr = previous_stderr
         os.umask(previous_umask)
         if argv is None:

@@ -117,6 +117,25 @@ class TestCommandLine(TempDirTestCase):
         result = run_standin([f"--state-root={self.state}", f"--selection={path}"])
         self.assertResult(result, "built")
 
+    def test_an_in_process_caller_gets_its_collector_back(self) -> None:
+        """main() rests the cyclic collector while it runs: a caller that had
+        it on has it on again, one that had it off still has it off."""
+        import contextlib
+        import gc
+        import io
+
+        path = self.write_selection(minimal())
+        collecting = gc.isenabled()
+        try:
+            for before in (True, False):
+                with self.subTest(enabled=before):
+                    (gc.enable if before else gc.disable)()
+                    with contextlib.redirect_stdout(io.StringIO()):
+                        cp.main(["--state-root", self.state, "--selection", path, "--dry-run"])
+                    self.assertIs(gc.isenabled(), before)
+        finally:
+            (gc.enable if collecting else gc.disable)()
+
     def test_parse_arguments_forms(self) -> None:
         parsed = cp.parse_arguments(["--state-root", "/x", "--selection", "/y", "--dry-run"])
         self.assertEqual(parsed, cp.Arguments("/x", "/y", False, True))
