@@ -436,6 +436,23 @@ def _fill(unit: str, budget_bytes: int) -> str:
     return ",".join([unit] * max(1, budget_bytes // (len(unit.encode()) + 1)))
 
 
+def _one_per_summary(unit: Callable[[], str]) -> bytes:
+    """As many short summaries as fit just under 2 MiB, each text one unit."""
+    branches: list[dict[str, Any]] = []
+    size = 100
+    while len(branches) < cp.MAX_BRANCHES:
+        summaries = [
+            {"summaryId": f"s{m}", "role": "user", "kind": "summary", "approved": True, "text": unit()}
+            for m in range(cp.MAX_SUMMARIES_PER_BRANCH)
+        ]
+        entry = {"branchId": f"b{len(branches)}", "sourceRevision": 1, "sources": [], "summaries": summaries}
+        size += len(json.dumps(entry)) + 2
+        if size > cp.MAX_SELECTION_BYTES:
+            break
+        branches.append(entry)
+    return json.dumps({"schemaVersion": 1, "corpusId": "shape", "revision": 1, "branches": branches}).encode()
+
+
 def _selection_shapes() -> dict[str, bytes]:
     """Selections just under 2 MiB, each built to make one part of the
     parse, the checks or the secret scan work hardest."""
@@ -458,6 +475,12 @@ def _selection_shapes() -> dict[str, bytes]:
         "2 MiB of U+FDFA": json.dumps(hostile_selection(lambda: "\ufdfa"), ensure_ascii=False).encode(),
         "summaries of \\n escapes": json.dumps(hostile_selection(lambda: "a\n")).encode(),
         "tiny summaries": json.dumps(make_selection(220, 0, 100, 1)).encode(),
+        # Every candidate judged to the end: a secret in each summary (each
+        # counted in secretFields), or values that only their entropy clears.
+        "a judged secret in every summary": _one_per_summary(lambda: "pass=" + _random(10)),
+        "judged values that are not secrets": json.dumps(
+            hostile_selection(lambda: "pass=" + _random(10, "x9Q") + " ")
+        ).encode(),
     }
 
 
