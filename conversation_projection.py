@@ -2741,6 +2741,7 @@ class _Scan:
         "merged",
         "non_ascii",
         "rows",
+        "run",
         "source",
         "value_group",
         "within",
@@ -2755,6 +2756,7 @@ class _Scan:
         # Searched only in text that holds one of these, lowered ("" is in every text).
         self.keywords: tuple[str, ...] = ("",)
         self.within = ""  # a text the field must also hold for a hit to count
+        self.run = 0  # the token characters every match starts with, at least
         self.merged = None not in rows
         groups = [name for name in ("value", "secret", "key", "native", "password", "user") if f"(?P<{name}>" in source]
         self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
@@ -2834,6 +2836,7 @@ class _SecretScanner:
         firsts: dict[str, str] = {}
         markers: dict[str, dict[str | None, tuple[int, str, int]]] = {}
         keywords: dict[str, set[str]] = {}
+        runs: dict[str, list[int]] = {}
         for index, rule in enumerate(SECRET_RULES):
             family, pattern = rule.family, rule.pattern
             if rule.labels:
@@ -2850,11 +2853,13 @@ class _SecretScanner:
                 source += _token_end(re, pattern)
             if "(?P<" in pattern or not anchor:
                 scan = _Scan(source, {None: (index, family, len(anchor))}, anchor[:1])
+                scan.run = _leading_run(pattern)
                 scan.keywords = tuple(sorted(set(row_keywords)))
                 scan.within = rule.within
                 self.scans.append(scan)
                 continue
             keywords.setdefault(anchor[0], set()).update(row_keywords)
+            runs.setdefault(anchor[0], []).append(_leading_run(pattern))
             marker = f"row{index}"
             pieces = _literal_pieces(anchor_source)
             second = pieces[1] if len(pieces) > 1 else ""
@@ -2868,7 +2873,10 @@ class _SecretScanner:
             branches = "|".join(f"{second}(?:{'|'.join(rests)})" for second, rests in by_second.items())
             scan = _Scan(f"{firsts[first]}(?:{branches})", markers[first], first)
             scan.keywords = tuple(sorted(keywords[first]))
+            scan.run = min(runs[first])
             self.scans.append(scan)
+        # The run lengths worth looking for in a text, shortest first.
+        self.runs = sorted({scan.run for scan in self.scans} - {0})
         # Verdicts by key (the word before it, its identifier) and by value
         # (the value, whether it must be a password): the same key or value
         # repeated is judged once.  Both stay small: every entry was a
@@ -2921,6 +2929,150 @@ def _literal_pieces(anchor_source: str) -> list[str]:
         pieces.append(anchor_source[index : index + width])
         index += width
     return pieces
+
+
+# What tokens are made of.  Every match of a row starts with a run of these
+# at least as long as _leading_run says, and a text without a run that long
+# cannot hold one: its scan is skipped (prose is words of a dozen letters).
+TOKEN_RUN_CHARS = frozenset(LETTERS + DIGITS + "_-+/=.~")
+# Token characters as "a", every other byte of UTF-8 as " " (a character
+# outside ASCII is never a token character).
+TOKEN_RUN_BYTES = bytes(0x61 if chr(code) in TOKEN_RUN_CHARS else 0x20 for code in range(256))
+_LOOKAROUNDS = ("(?=", "(?!", "(?<=", "(?<!")
+_QUANTIFIER = r"\{(\d*)(?:,\d*)?\}"
+# A piece of a pattern: its fewest characters, whether each character it
+# can match is a token character, and the fewest token characters that
+# every match of it starts with.
+_Piece = tuple[int, bool, int]
+
+
+class _Unread(Exception):
+    """Notation that _leading_run does not read: it then claims nothing."""
+
+
+def _leading_run(pattern: str) -> int:
+    """A lower bound on the token characters every match of ``pattern``
+    starts with: its literals, classes, groups and repetitions as long as
+    each matches token characters only, then the leading run of the first
+    that may match another; 0 for any notation not read here."""
+    try:
+        piece, end = _run_alternation(pattern, 0)
+    except (_Unread, IndexError, ValueError):
+        return 0
+    return piece[2] if end == len(pattern) else 0
+
+
+def _run_alternation(pattern: str, index: int) -> tuple[_Piece, int]:
+    branches: list[_Piece] = []
+    while True:
+        branch, index = _run_branch(pattern, index)
+        branches.append(branch)
+        if pattern[index : index + 1] != "|":
+            break
+        index += 1
+    width = min(branch[0] for branch in branches)
+    return (width, all(branch[1] for branch in branches), min(branch[2] for branch in branches)), index
+
+
+def _run_branch(pattern: str, index: int) -> tuple[_Piece, int]:
+    width = run = 0
+    tokens_only = True
+    while index < len(pattern) and pattern[index] not in "|)":
+        (atom_width, atom_tokens, atom_run), index = _run_atom(pattern, index)
+        fewest, index = _run_quantifier(pattern, index)
+        if tokens_only and atom_tokens:
+            run += atom_width * fewest
+        elif tokens_only:
+            # The run ends in this piece, or before it when it may be absent.
+            run += atom_run if fewest else 0
+            tokens_only = False
+        width += atom_width * fewest
+    return (width, tokens_only, run), index
+
+
+def _run_quantifier(pattern: str, index: int) -> tuple[int, int]:
+    """The fewest repetitions the quantifier at ``index`` allows (1 when
+    there is none), and where the pattern goes on."""
+    import re
+
+    char = pattern[index : index + 1]
+    if char in ("?", "*", "+"):
+        fewest, index = (1 if char == "+" else 0), index + 1
+    elif char == "{":
+        bound = re.match(_QUANTIFIER, pattern[index:])
+        if bound is None:
+            raise _Unread
+        fewest, index = int(bound[1] or 0), index + bound.end()
+    else:
+        return 1, index
+    # A possessive or lazy quantifier repeats as often at least.
+    return fewest, index + (pattern[index : index + 1] in ("+", "?"))
+
+
+def _run_atom(pattern: str, index: int) -> tuple[_Piece, int]:
+    char = pattern[index]
+    if char == "(":
+        return _run_group(pattern, index)
+    if char == "[":
+        return _run_class(pattern, index)
+    if char == "\\":
+        return _run_escape(pattern[index + 1]), index + 2
+    if char in "^$":
+        return (0, True, 0), index + 1
+    if char == ".":
+        return (1, False, 0), index + 1
+    if char in "*+?{":
+        raise _Unread
+    token = char in TOKEN_RUN_CHARS
+    return (1, token, int(token)), index + 1
+
+
+def _run_group(pattern: str, index: int) -> tuple[_Piece, int]:
+    opener = next((opener for opener in _LOOKAROUNDS if pattern.startswith(opener, index)), None)
+    if opener is not None:
+        index += len(opener)
+    elif pattern.startswith("(?:", index):
+        index += 3
+    elif pattern.startswith("(?P<", index):
+        index = pattern.index(">", index) + 1
+    elif pattern.startswith("(?", index):
+        raise _Unread  # flags, comments, conditionals, references
+    else:
+        index += 1
+    inner, index = _run_alternation(pattern, index)
+    if pattern[index : index + 1] != ")":
+        raise _Unread
+    # A lookaround matches no character: the run goes on past it.
+    return ((0, True, 0) if opener is not None else inner), index + 1
+
+
+def _run_class(pattern: str, index: int) -> tuple[_Piece, int]:
+    import re
+
+    end = index + 2 if pattern.startswith(("[]", "[^]"), index) else index + 1
+    while pattern[end] != "]":
+        end += 2 if pattern[end] == "\\" else 1
+    source = pattern[index : end + 1]
+    # Only a plain set of ASCII characters is read: what it matches is then
+    # found by trying every ASCII character.
+    if source.startswith("[^") or not source.isascii() or re.search(r"\\[uUNxpP0-9]", source):
+        return (1, False, 0), end + 1
+    members = re.compile(source, re.ASCII)
+    tokens = all(chr(code) in TOKEN_RUN_CHARS for code in range(128) if members.fullmatch(chr(code)))
+    return (1, tokens, int(tokens)), end + 1
+
+
+def _run_escape(char: str) -> _Piece:
+    if char in "bBAZ":
+        return 0, True, 0
+    if char in "dw":  # digits, and letters, digits and "_" (ASCII)
+        return 1, True, 1
+    if char.isalnum():
+        if char in "DWsS":
+            return 1, False, 0
+        raise _Unread
+    token = char in TOKEN_RUN_CHARS
+    return 1, token, int(token)
 
 
 _secret_scanner_cache: list[_SecretScanner] = []
@@ -3000,8 +3152,9 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
     ascii_only = text.isascii()
     lowered = text.lower() if scanner.prefiltered else text
     present: dict[str, bool] = {"": True}
+    longest = _longest_token_run(text, scanner.runs)
     for scan in scanner.scans:
-        if (scan.non_ascii and ascii_only) or scan.first not in text:
+        if scan.run > longest or (scan.non_ascii and ascii_only) or scan.first not in text:
             continue
         for word in scan.keywords:
             if word not in present:
@@ -3044,6 +3197,18 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
         if budget < 0:
             break
     return found
+
+
+def _longest_token_run(text: str, runs: list[int]) -> int:
+    """The longest of ``runs`` (ascending) that some run of token characters
+    in the text reaches, or 0: two passes in C over the text's bytes."""
+    marked = text.encode("utf-8", "surrogatepass").translate(TOKEN_RUN_BYTES)
+    longest = 0
+    for run in runs:
+        if b"a" * run not in marked:
+            break
+        longest = run
+    return longest
 
 
 def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]) -> tuple[SecretHit | None, int]:
