@@ -3260,7 +3260,8 @@ def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
         return None, resume
     if _holds_its_key(scanner, value, identifier):
         return None, offset  # a pattern (s/password=.*/password=x/): judge what it holds
-    label = text[max(0, identifier_start - LABEL_LOOKBACK) : key_end].lower()
+    label_start, _ = _within_field(text, identifier_start - LABEL_LOOKBACK, identifier_start, key_end, key_end)
+    label = text[label_start:key_end].lower()
     return (offset, index, family, (value, label)), match.end()
 
 
@@ -3353,8 +3354,20 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
 
 def _names_a_failure(text: str, key_start: int, key_end: int) -> bool:
     """Whether "fail" stands near a "pass:" key: test results, not a key."""
-    near = text[max(0, key_start - TEST_LOG_REACH) : key_end + TEST_LOG_REACH].lower()
-    return "fail" in near
+    start, end = _within_field(text, key_start - TEST_LOG_REACH, key_start, key_end, key_end + TEST_LOG_REACH)
+    return "fail" in text[start:end].lower()
+
+
+def _within_field(text: str, start: int, first: int, last: int, end: int) -> tuple[int, int]:
+    """The span from ``start`` to ``end`` around text[first:last], cut at
+    the NULs that separate fields: a word in another field says nothing
+    about this one.  Only the span is searched, so the cost stays bounded."""
+    start = max(0, start)
+    nul = text.rfind("\x00", start, first)
+    if nul >= 0:
+        start = nul + 1
+    nul = text.find("\x00", last, end)
+    return start, end if nul < 0 else nul
 
 
 def _escape_length(stripped: str, text: str, identifier_start: int) -> int:

@@ -991,6 +991,26 @@ class TestFields(unittest.TestCase):
                             with self.subTest(family=family, cut=cut):
                                 self.assertNotIn("\x00", match[0])
 
+    def test_a_neighbouring_field_changes_no_verdict_and_no_name(self) -> None:
+        """What one field says ("fail", "aws") is no context for the next
+        one: each field is judged and named as it would be alone."""
+        rng = random.Random(5)
+        secret_key = "secret_key = " + rand(B64, 40, rng)
+        passed = "pass: " + password(rng)
+        for fields in (
+            ["We deployed it to aws", secret_key],
+            ["two checks fail", passed],
+            [passed, "then it failed"],
+        ):
+            hits = cp.find_secrets("\x00".join(fields))
+            alone = {index: cp.find_secret(field) for index, field in enumerate(fields)}
+            with self.subTest(fields=[field[:12] for field in fields]):
+                self.assertEqual(sorted(hits), [index for index, hit in alone.items() if hit is not None])
+                for index, (_offset, rule) in hits.items():
+                    hit = alone[index]
+                    assert hit is not None
+                    self.assertEqual(rule, hit[1])
+
     def test_a_secret_split_by_a_nul_is_not_found_whole(self) -> None:
         for text in ("gh" + "p_" + "a1B2" * 9, f"password={MADE_UP}", f"postgres://admin:{MADE_UP}@db/app"):
             for cut in range(1, len(text)):
