@@ -1780,6 +1780,7 @@ _BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
 _NAME_PUNCTUATION = r"_./\-"
 _QUOTED_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
+_BARE_VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _VALUE = (
     r"\\?+"
     rf"(?P<value>\"[^\"\x00\n]{_QUOTED_CHARS}\"|'[^'\x00\n]{_QUOTED_CHARS}'|`[^`\x00\n]{_QUOTED_CHARS}`"
@@ -2435,7 +2436,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"-(?<![^\s\"'`=\x00]-)"
         r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,24}+)"
         r"(?:=|[ \t]++)(?:pass:)?+"
-        r"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{6,64}+(?![^\s\"'`\x00])|\\?+[\"'])"
+        rf"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{_BARE_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++"
         r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+[^\s:\"'\x00]{0,64}+:|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))"
         + _VALUE,

@@ -1191,6 +1191,15 @@ class TestAssignmentForms(unittest.TestCase):
                 hit = cp.find_secret(text)
                 self.assertEqual(None if hit is None else hit[1], rule)
 
+    def test_a_glued_password_flag_holds_a_value_of_any_judged_length(self) -> None:
+        """mysql -p<password>: up to the longest value judged anywhere, as a
+        pasted token after -p often is (an outside review found 65 passing)."""
+        rng = random.Random(45)
+        for length in (cp.MIN_VALUE_CHARS, 64, 65, 200, cp.MAX_VALUE_CHARS):
+            with self.subTest(length=length):
+                hit = cp.find_secret(f"mysql -u root -p{mixed(ALNUM, length, rng)} shop")
+                self.assertEqual(None if hit is None else hit[1], "credential-flag")
+
     def test_kubernetes_data_outside_a_secret_passes(self) -> None:
         encoded = base64.b64encode(b"log_level=debug").decode()
         self.assertIsNone(cp.find_secret(f"kind: ConfigMap\nbinaryData:\n  x: 1\ndata:\n  app.ini: {encoded}\n"))
