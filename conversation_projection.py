@@ -1663,8 +1663,11 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
         position = first[0]
         where, field, _text = fields[bisect.bisect_right(starts, position) - 1]
         error = ProjectionError("selection_secret", f"{where}/{field}" if field else where, hit_family(first))
-        # How many summary texts hold one: counted, never named.
-        error.secret_fields = sum(1 for index in hits if fields[index][1] == "text")
+        # How many summary texts hold one: counted, never named.  The text
+        # where the bound on judgements struck holds none that was found.
+        error.secret_fields = sum(
+            1 for index, hit in hits.items() if fields[index][1] == "text" and hit[2] != CANDIDATE_LIMIT_RULE
+        )
         raise error
 
 

@@ -1564,6 +1564,23 @@ class TestLinearTime(unittest.TestCase):
         self.assertEqual(cp.find_secret(below + secret), (len(below) + 10, "credential-assignment"))
         self.assertIsNone(cp.find_secret(below))
 
+    def test_past_the_bound_only_the_texts_found_to_hold_one_are_counted(self) -> None:
+        """A secret before the bound is reported; the text where the bound
+        struck is refused with the rest but counted only if it holds one."""
+        rng = random.Random(33)
+        crowded = ("key=A" + rand(LOWER, 5, rng) + " ") * 180  # a word: judged, and not a secret
+        texts = [f"password={MADE_UP}"] + [crowded] * (cp.MAX_SECRET_CANDIDATES // 180 + 1)
+        branches = [
+            branch(f"b{start}", summaries=[summary(f"s{i}", text) for i, text in enumerate(texts[start : start + 100])])
+            for start in range(0, len(texts), 100)
+        ]
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(selection(1, branches))
+        error = caught.exception
+        self.assertEqual(
+            (error.at, error.rule, error.secret_fields), ("/branches/0/summaries/0/text", "credential-assignment", 1)
+        )
+
     def test_numbers_are_not_candidates(self) -> None:
         """Logs of token counts, 2 MiB of them, pass: digits are never judged."""
         rng = random.Random(33)
