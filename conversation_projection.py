@@ -3258,7 +3258,7 @@ def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
         # So may a value that is an assignment itself (bos_token=…).
         return None, offset if _an_assignment(scanner, value, password) else resume
     if key_start < 0:
-        return (offset, index, family, None), match.end()
+        return (offset, index, family, (value, None)), match.end()
     identifier = text[identifier_start:key_end]
     if _repeats_key(scanner, value, identifier):
         return None, resume

@@ -1200,6 +1200,21 @@ class TestAssignmentForms(unittest.TestCase):
                 hit = cp.find_secret(f"mysql -u root -p{mixed(ALNUM, length, rng)} shop")
                 self.assertEqual(None if hit is None else hit[1], "credential-flag")
 
+    def test_a_token_after_a_flag_is_named_after_its_shape(self) -> None:
+        """As after a key: a known shape in the value names the hit."""
+        rng = random.Random(46)
+        github = "gh" + "p_" + mixed(ALNUM, 36, rng)
+        telegram = rand(DIGITS, 10, rng) + ":A" + mixed(URLSAFE, 34, rng)
+        for text, rule in (
+            (f"mysql -u root -p{github} shop", "github-token"),
+            (f"sshpass -p {github} ssh deploy@host", "github-token"),
+            (f"curl -u deploy:{telegram} https://api.example.org", "telegram-bot-token"),
+            (f"token={telegram}", "telegram-bot-token"),
+        ):
+            with self.subTest(text=text[:16]):
+                hit = cp.find_secret(text)
+                self.assertEqual(None if hit is None else hit[1], rule)
+
     def test_kubernetes_data_outside_a_secret_passes(self) -> None:
         encoded = base64.b64encode(b"log_level=debug").decode()
         self.assertIsNone(cp.find_secret(f"kind: ConfigMap\nbinaryData:\n  x: 1\ndata:\n  app.ini: {encoded}\n"))
