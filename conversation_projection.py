@@ -1659,10 +1659,9 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
         offset += len(text) + 1
     hits = secret_hits("\x00".join(folded))
     if hits:
-        first = min(hits.values(), key=_hit_order)
-        position = first[0]
+        position, rule = first_hit(hits)
         where, field, _text = fields[bisect.bisect_right(starts, position) - 1]
-        error = ProjectionError("selection_secret", f"{where}/{field}" if field else where, hit_family(first))
+        error = ProjectionError("selection_secret", f"{where}/{field}" if field else where, rule)
         # How many summary texts hold one: counted, never named.  The text
         # where the bound on judgements struck holds none that was found.
         error.secret_fields = sum(
@@ -1781,12 +1780,11 @@ MAX_VALUE_CHARS = 256
 # code that fetches the secret (os.getenv(…), os.environ[…]).
 _BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
 _NAME_PUNCTUATION = r"_./\-"
-_QUOTED_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
+_VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
-_BARE_VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _VALUE = (
     r"\\?+"
-    rf"(?P<value>\"[^\"\x00\n]{_QUOTED_CHARS}\"|'[^'\x00\n]{_QUOTED_CHARS}'|`[^`\x00\n]{_QUOTED_CHARS}`"
+    rf"(?P<value>\"[^\"\x00\n]{_VALUE_CHARS}\"|'[^'\x00\n]{_VALUE_CHARS}'|`[^`\x00\n]{_VALUE_CHARS}`"
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
@@ -2439,7 +2437,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"-(?<![^\s\"'`=\x00]-)"
         r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,24}+)"
         r"(?:=|[ \t]++)(?:pass:)?+"
-        rf"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{_BARE_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
+        rf"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++"
         r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+[^\s:\"'\x00]{0,64}+:|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))"
         + _VALUE,
@@ -3003,10 +3001,10 @@ def _run_quantifier(pattern: str, index: int) -> tuple[int, int]:
     if char in ("?", "*", "+"):
         fewest, index = (1 if char == "+" else 0), index + 1
     elif char == "{":
-        bound = re.match(_QUANTIFIER, pattern[index:])
+        bound = re.compile(_QUANTIFIER).match(pattern, index)
         if bound is None:
             raise _Unread
-        fewest, index = int(bound[1] or 0), index + bound.end()
+        fewest, index = int(bound[1] or 0), bound.end()
     else:
         return 1, index
     # A possessive or lazy quantifier repeats as often at least.
@@ -3051,19 +3049,41 @@ def _run_group(pattern: str, index: int) -> tuple[_Piece, int]:
 
 
 def _run_class(pattern: str, index: int) -> tuple[_Piece, int]:
-    import re
-
     end = index + 2 if pattern.startswith(("[]", "[^]"), index) else index + 1
     while pattern[end] != "]":
         end += 2 if pattern[end] == "\\" else 1
-    source = pattern[index : end + 1]
-    # Only a plain set of ASCII characters is read: what it matches is then
-    # found by trying every ASCII character.
-    if source.startswith("[^") or not source.isascii() or re.search(r"\\[uUNxpP0-9]", source):
-        return (1, False, 0), end + 1
-    members = re.compile(source, re.ASCII)
-    tokens = all(chr(code) in TOKEN_RUN_CHARS for code in range(128) if members.fullmatch(chr(code)))
+    body = pattern[index + 1 : end]
+    tokens = not body.startswith("^") and _class_of_tokens(body)
     return (1, tokens, int(tokens)), end + 1
+
+
+def _class_of_tokens(body: str) -> bool:
+    """Whether a class (its body, not negated) matches token characters
+    only: literals, ranges, escaped punctuation, \\d and \\w.  Read here
+    rather than compiled, as the table has a few hundred classes and a run
+    reads them all; anything else counts as matching another character."""
+    index = 0
+    while index < len(body):
+        char, width = body[index], 1
+        if char == "\\":
+            char, width = body[index + 1], 2
+            if char in "dw" and body[index + 2 : index + 3] != "-":
+                index += 2
+                continue
+            if char.isalnum() or not char.isascii():
+                return False
+        if body[index + width : index + width + 1] == "-" and index + width + 1 < len(body):
+            high = body[index + width + 1]
+            if high == "\\" or width == 2:
+                return False
+            if not TOKEN_RUN_CHARS.issuperset(map(chr, range(ord(char), ord(high) + 1))):
+                return False
+            index += width + 2
+            continue
+        if char not in TOKEN_RUN_CHARS:
+            return False
+        index += width
+    return True
 
 
 def _run_escape(char: str) -> _Piece:
@@ -3100,10 +3120,7 @@ def find_secret(text: str) -> tuple[int, str] | None:
     that of the first candidate past the limit).  Nothing of the value is
     returned."""
     hits = secret_hits(text)
-    if not hits:
-        return None
-    first = min(hits.values(), key=_hit_order)
-    return first[0], hit_family(first)
+    return first_hit(hits) if hits else None
 
 
 def find_secrets(text: str) -> dict[int, tuple[int, str]]:
@@ -3122,6 +3139,12 @@ SecretHit = tuple[int, int, str, tuple[str, str | None] | None]
 def _hit_order(hit: SecretHit) -> tuple[int, int]:
     """Earliest first; at one offset, the earlier table row."""
     return hit[0], hit[1]
+
+
+def first_hit(hits: Mapping[int, SecretHit]) -> tuple[int, str]:
+    """The offset and family of the earliest of the hits, named."""
+    first = min(hits.values(), key=_hit_order)
+    return first[0], hit_family(first)
 
 
 def hit_family(hit: SecretHit) -> str:

@@ -374,16 +374,19 @@ def hostile_text(unit: Callable[[], str]) -> str:
     return "".join(parts)[: cp.MAX_TEXT_CHARS]
 
 
-def hostile_selection(unit: Callable[[], str]) -> dict[str, Any]:
-    """Summaries of 2,000 characters of one unit repeated, as many as fit
-    just under 2 MiB: the most of it a selection can hold."""
+def hostile_selection(
+    unit: Callable[[], str], text: Callable[[Callable[[], str]], str] = hostile_text
+) -> dict[str, Any]:
+    """Summaries of 2,000 characters of one unit repeated (or each of one
+    unit, with ``text=lambda unit: unit()``), as many as fit just under
+    2 MiB: the most of it a selection can hold."""
     summaries_per_branch = cp.MAX_SUMMARIES_PER_BRANCH
-    per_summary = len(json.dumps(hostile_text(unit))) + 90
+    per_summary = len(json.dumps(text(unit))) + 90
     count = cp.MAX_SELECTION_BYTES // per_summary
     branches = []
     for b in range(count // summaries_per_branch + 1):
         summaries = [
-            {"summaryId": f"s-{m:03d}", "role": "user", "kind": "summary", "approved": True, "text": hostile_text(unit)}
+            {"summaryId": f"s-{m:03d}", "role": "user", "kind": "summary", "approved": True, "text": text(unit)}
             for m in range(min(summaries_per_branch, count - b * summaries_per_branch))
         ]
         if summaries:
@@ -436,23 +439,6 @@ def _fill(unit: str, budget_bytes: int) -> str:
     return ",".join([unit] * max(1, budget_bytes // (len(unit.encode()) + 1)))
 
 
-def _one_per_summary(unit: Callable[[], str]) -> bytes:
-    """As many short summaries as fit just under 2 MiB, each text one unit."""
-    branches: list[dict[str, Any]] = []
-    size = 100
-    while len(branches) < cp.MAX_BRANCHES:
-        summaries = [
-            {"summaryId": f"s{m}", "role": "user", "kind": "summary", "approved": True, "text": unit()}
-            for m in range(cp.MAX_SUMMARIES_PER_BRANCH)
-        ]
-        entry = {"branchId": f"b{len(branches)}", "sourceRevision": 1, "sources": [], "summaries": summaries}
-        size += len(json.dumps(entry)) + 2
-        if size > cp.MAX_SELECTION_BYTES:
-            break
-        branches.append(entry)
-    return json.dumps({"schemaVersion": 1, "corpusId": "shape", "revision": 1, "branches": branches}).encode()
-
-
 def _selection_shapes() -> dict[str, bytes]:
     """Selections just under 2 MiB, each built to make one part of the
     parse, the checks or the secret scan work hardest."""
@@ -477,7 +463,9 @@ def _selection_shapes() -> dict[str, bytes]:
         "tiny summaries": json.dumps(make_selection(220, 0, 100, 1)).encode(),
         # Every candidate judged to the end: a secret in each summary (each
         # counted in secretFields), or values that only their entropy clears.
-        "a judged secret in every summary": _one_per_summary(lambda: "pass=" + _random(10)),
+        "a judged secret in every summary": json.dumps(
+            hostile_selection(lambda: "pass=" + _random(10), text=lambda unit: unit())
+        ).encode(),
         "judged values that are not secrets": json.dumps(
             hostile_selection(lambda: "pass=" + _random(10, "x9Q") + " ")
         ).encode(),
