@@ -4117,28 +4117,79 @@ def _decode_as_written(data: bytes) -> Any:
         fail("state_corrupt")
 
 
-# The most arrays and objects a state can hold: the snapshot's lists (its
-# branches, each branch's sources and summaries, exclude, restore) and the
-# tombstones; its objects, branches, sources and summaries, and a
-# high-water mark for every branch the ledger saw.
+# The most arrays a state holds: the snapshot's lists (its branches, each
+# branch's sources and summaries, exclude, restore) and the tombstones.
 MAX_STATE_ARRAYS = 4 + MAX_BRANCHES * 2
-MAX_STATE_OBJECTS = 3 + MAX_BRANCHES * (2 + MAX_SOURCES_PER_BRANCH + MAX_SUMMARIES_PER_BRANCH) + MAX_TOMBSTONES
+# Its objects: its own, the snapshot and its high-water marks, and each
+# branch, source and summary; its keys: its own fields and its digest, the
+# snapshot's, and three for each mark (its branch ID and its two fields).
+# Every mark takes at least MIN_MARK_BYTES, however the state is written,
+# so that its size bounds how many it holds.
+MAX_SNAPSHOT_OBJECTS = 1 + MAX_BRANCHES * (1 + MAX_SOURCES_PER_BRANCH + MAX_SUMMARIES_PER_BRANCH)
+MAX_SNAPSHOT_KEYS = len(SELECTION_FIELDS) + MAX_BRANCHES * (
+    len(BRANCH_FIELDS) + MAX_SOURCES_PER_BRANCH * len(SOURCE_FIELDS) + MAX_SUMMARIES_PER_BRANCH * len(SUMMARY_FIELDS)
+)
+MIN_MARK_BYTES = len('"a":{"contentSha256":"","sourceRevision":1}') + 64
+# Its strings: a key is one, and so is each string value: three of its own,
+# the snapshot's (its corpus ID and lists, two for each branch and source,
+# five for each summary), each mark's digest and each tombstone.
+MAX_SNAPSHOT_STRING_VALUES = (
+    1 + 2 * MAX_ID_LIST + MAX_BRANCHES * (2 + 2 * MAX_SOURCES_PER_BRANCH + 5 * MAX_SUMMARIES_PER_BRANCH)
+)
 
 
-def _more_containers_than_a_state(data: bytes) -> bool:
-    """Whether a reformatted state holds more arrays or objects, outside
-    strings, than any state can: counted in C, before a decode that such a
-    file would make take seconds.  A count that takes in the brackets inside
-    strings too bounds the true one from above: most files need no split,
-    and a split one is counted piece by piece, never joined again."""
-    over = [(bracket, bound) for bracket, bound in STATE_CONTAINER_BOUNDS if data.count(bracket) > bound]
+def state_bounds(size: int) -> tuple[tuple[bytes, int], ...]:
+    """The most arrays, objects and keys a state of ``size`` bytes holds,
+    each with the byte that opens it (outside strings, a colon follows every
+    key and nothing else)."""
+    marks = _most_marks(size)
+    objects = 2 + MAX_SNAPSHOT_OBJECTS + marks
+    keys = len(STATE_FIELDS) + 1 + MAX_SNAPSHOT_KEYS + marks * (1 + len(HIGH_WATER_FIELDS))
+    return (b"[", MAX_STATE_ARRAYS), (b"{", objects), (b":", keys)
+
+
+def _most_marks(size: int) -> int:
+    """A mark for each branch listed or tombstoned, each in its bytes."""
+    return min(MAX_BRANCHES + MAX_TOMBSTONES, size // MIN_MARK_BYTES)
+
+
+def most_state_strings(size: int) -> int:
+    """The most strings a state of ``size`` bytes holds."""
+    keys = dict(state_bounds(size))[b":"]
+    return keys + 3 + MAX_SNAPSHOT_STRING_VALUES + _most_marks(size) + MAX_TOMBSTONES
+
+
+def _more_than_a_state_holds(data: bytes) -> bool:
+    """Whether state bytes hold more arrays, objects or keys, outside
+    strings, than any state of their size can: counted in C, before a decode
+    that such a file would make take seconds.  A count that takes in what
+    strings hold too bounds the true one from above.  Of a state's strings
+    only summary texts hold brackets or colons, no more of each than the
+    selection they were accepted from had bytes: a count past that is refused
+    at once.  Between the two, the count outside strings decides, piece by
+    piece, never joined again, once the quotes show that there are no more
+    strings to split at than a state holds."""
+    over = []
+    for mark, bound in state_bounds(len(data)):
+        count = data.count(mark)
+        if count > bound + MAX_SELECTION_BYTES:
+            return True
+        if count > bound:
+            over.append((mark, bound))
     if not over:
         return False
-    outside = _string_split(data)[0::2]
-    return any(sum(piece.count(bracket) for piece in outside) > bound for bracket, bound in over)
+    blanked = _blank_escapes(data)
+    if blanked.count(b'"') > 2 * most_state_strings(len(data)):
+        return True
+    import itertools
+
+    outside = _outside_strings(blanked)
+    return any(sum(map(bytes.count, outside, itertools.repeat(mark))) > bound for mark, bound in over)
 
 
-STATE_CONTAINER_BOUNDS = ((b"[", MAX_STATE_ARRAYS), (b"{", MAX_STATE_OBJECTS))
+def _outside_strings(blanked: bytes) -> list[bytes]:
+    """The pieces of JSON bytes, escapes blanked, that lie between strings."""
+    return blanked.split(b'"')[0::2]
 
 
 def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
@@ -4152,13 +4203,15 @@ def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
         raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
     if version not in (None, MIGRATABLE_STATE_SCHEMA, STATE_SCHEMA_VERSION):
         raise StateSchemaUnsupported(None)
+    # Before any decode, a digest matched or not: whoever edits the bytes
+    # can recompute it over them.
+    if len(data) > MAX_SELECTION_BYTES and _more_than_a_state_holds(data):
+        fail("state_corrupt")
     if version == STATE_SCHEMA_VERSION and ledger_as_written(data):
         decoded = _decode_as_written(data)
         if not isinstance(decoded, dict) or decoded.pop(LEDGER_FIELD, None) is None:
             fail("state_corrupt")
         return _validated(decoded, STATE_SCHEMA_VERSION), None
-    if len(data) > MAX_SELECTION_BYTES and _more_containers_than_a_state(data):
-        fail("state_corrupt")
     try:
         # Strict, a repeated key included.  No depth walk: validate_state
         # checks every field's shape before it compares anything, and json

@@ -39,7 +39,7 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MODULE = os.path.join(ROOT, "conversation_projection.py")
-sys.path.insert(0, ROOT)
+sys.path[:0] = [ROOT, HERE]
 
 import conversation_projection as cp  # noqa: E402
 
@@ -486,6 +486,7 @@ def _state_shapes() -> dict[str, bytes]:
     # Reformatted states are decoded strictly: 1 MiB of each hostile shape.
     small = 1024 * 1024 - 1024
     return {
+        **_shapes_past_the_bounds(),
         "1M tombstones (valid)": valid,
         "235,000 marks, 53 MiB (valid)": cp.state_bytes(cp._state_from(snapshot, hashes, marks, marked)),
         "1M tombstones, one digit flipped": valid.replace(b"t0000001", b"t0000002", 1),
@@ -495,6 +496,33 @@ def _state_shapes() -> dict[str, bytes]:
         "1 MiB of tiny objects, reformatted": (' {"x":[' + _fill("{}", small) + "]}\n").encode(),
         "1 MiB of keys, reformatted": (" {" + ",".join(f'"k{i}":0' for i in range(small // 12)) + "}\n").encode(),
     }
+
+
+def _shapes_past_the_bounds() -> dict[str, bytes]:
+    """States of 64 MiB whose arrays, objects or keys outside strings pass
+    what a state of their size holds, or come just up to it, each with its
+    ledger digest recomputed over the bytes as written (which anyone who
+    edits them can do) or left stale."""
+    from cp_testlib import fixture, rehashed_as_written
+
+    snapshot = cp.validate_selection(fixture())
+    data = cp.state_bytes(cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, set(snapshot["exclude"])))
+    size = cp.MAX_STATE_BYTES - 64
+    bounds = dict(cp.state_bounds(size))
+    fillers = {
+        "a million objects, up to their bound": b",".join([b"{}"] * (bounds[b"{"] - data.count(b"{"))),
+        "keys in one object, past their bound": b"{" + b",".join(b'"%x":0' % i for i in range(5_000_000)) + b"}",
+        "keys one past their bound, counted outside strings": b"{"
+        + b",".join(b'"%x":0' % i for i in range(bounds[b":"] - data.count(b":") + 1))
+        + b"}",
+    }
+    shapes = {}
+    for name, filler in fillers.items():
+        edited = data.replace(b'"tombstones":[', b'"tombstones":[' + filler + b",", 1)
+        edited = edited.replace(b'"tombstones":[', b'"tombstones":[' + b" " * max(0, size - len(edited)), 1)
+        shapes[f"{name}, digest recomputed"] = rehashed_as_written(edited)
+        shapes[f"{name}, digest stale"] = edited
+    return shapes
 
 
 def _cpu_of(command: list[str]) -> tuple[float, str]:

@@ -119,6 +119,15 @@ def encode(value: Any) -> bytes:
     return json.dumps(value, ensure_ascii=False).encode("utf-8")
 
 
+def rehashed_as_written(data: bytes) -> bytes:
+    """State bytes with their ledger digest recomputed over them as written,
+    as anyone who edits them can: the digest is no signature."""
+    start = data.index(b',"ledgerSha256":"')
+    digest_start = start + len(b',"ledgerSha256":"')
+    rehashed = hashlib.sha256(data[:start] + data[digest_start + 65 : -1]).hexdigest().encode()
+    return data[:digest_start] + rehashed + data[digest_start + 64 :]
+
+
 def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "COVERAGE"))}
     env.update(extra)

@@ -20,6 +20,7 @@ import threading
 import time
 import types
 import unittest
+import unittest.mock
 from typing import Any
 
 # -I leaves the script's own directory off sys.path.
@@ -2619,8 +2620,95 @@ class TestStateReRead(unittest.TestCase):
             cp.parse_state(cp.state_bytes(tampered))
         self.assertEqual(caught.exception.code, "state_corrupt")
 
+    def test_read_back_rules_that_acceptance_alone_cannot_break(self) -> None:
+        """Edits whose digests and marks still agree with the snapshot: what
+        the state reader itself must refuse, or read."""
+        snapshot = accepted(family())
+        gone = {f"gone-{i:03d}": {"sourceRevision": 1, "contentSha256": "0" * 64} for i in range(cp.BISECT_LOOKUPS + 6)}
+
+        def state_of(edited: dict[str, Any], marks: dict[str, Any], tombstones: set[str]) -> bytes:
+            return cp.state_bytes(cp._state_from(edited, cp.SelectionHashes(edited), marks, tombstones))
+
+        def with_text(text: str) -> dict[str, Any]:
+            edited = copy.deepcopy(snapshot)
+            edited["branches"][0]["summaries"][0]["text"] = text
+            return edited
+
+        england = cp.TAG_FLAGS[0]
+        reversed_branches = cp.state_bytes(cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, set()))
+        state = json.loads(reversed_branches)
+        state["snapshot"]["branches"].reverse()
+        cases = {
+            "a subdivision flag": (state_of(with_text(f"Cheers {england}"), {}, set()), None),
+            "a tag character": (state_of(with_text("Cheers" + chr(0xE0041)), {}, set()), "state_corrupt"),
+            "a flag with a tag more": (state_of(with_text(england + chr(0xE0041)), {}, set()), "state_corrupt"),
+            "one variation selector": (state_of(with_text("Love \u2764\ufe0f"), {}, set()), None),
+            "a run of them": (state_of(with_text("Love \u2764\ufe0f\ufe0e"), {}, set()), "state_corrupt"),
+            "many marks, each tombstoned": (state_of(snapshot, gone, set(gone)), None),
+            "many marks, one not tombstoned": (state_of(snapshot, gone, set(gone) - {"gone-069"}), "state_corrupt"),
+            "marks in a list": (cp.state_bytes(dict(json.loads(reversed_branches), highWater=[])), "state_corrupt"),
+            "a snapshot without branches": (
+                cp.state_bytes(dict(state, snapshot={k: v for k, v in snapshot.items() if k != "branches"})),
+                "state_corrupt",
+            ),
+            "branches out of order": (cp.state_bytes(state), "state_corrupt"),
+        }
+        self.assertEqual(cp.parse_state(reversed_branches)["snapshot"], snapshot)
+        for name, (data, code) in cases.items():
+            with self.subTest(name):
+                try:
+                    cp.parse_state(data)
+                except cp.ProjectionError as error:
+                    self.assertEqual(error.code, code)
+                else:
+                    self.assertIsNone(code)
+
+    def test_the_bounds_are_those_of_the_fullest_snapshot(self) -> None:
+        """Keys, objects and strings of a snapshot with every field at its
+        limit, counted in its canonical bytes, against the bounds."""
+        sources = [f"ref-{i:03d}" for i in range(cp.MAX_SOURCES_PER_BRANCH)]
+        summaries = [
+            summary(f"s-{i:03d}", "A plain text.", memoryRef=f"mem-{i:03d}") for i in range(cp.MAX_SUMMARIES_PER_BRANCH)
+        ]
+        fullest = branch("b-000", parent="b-001", sources=sources, summaries=summaries)
+        ids = [f"x-{i:03d}" for i in range(cp.MAX_ID_LIST)]
+        # Restore may name only tombstoned branches: for its shape, set after.
+        one = dict(accepted(selection(1, [fullest, branch("b-001")], exclude=ids)), restore=ids)
+        one["branches"] = one["branches"][:1]
+        data = cp.canonical_bytes(one)
+        per_branch = cp.canonical_bytes(one["branches"][0])
+        rest = cp.MAX_BRANCHES - 1
+        self.assertNotIn(b"\\", data)
+        self.assertEqual(cp.MAX_SNAPSHOT_KEYS, data.count(b'":') + rest * per_branch.count(b'":'))
+        self.assertEqual(cp.MAX_SNAPSHOT_OBJECTS, data.count(b"{") + rest * per_branch.count(b"{"))
+        strings = (
+            data.count(b'"') // 2 - data.count(b'":') + rest * (per_branch.count(b'"') // 2 - per_branch.count(b'":'))
+        )
+        self.assertEqual(cp.MAX_SNAPSHOT_STRING_VALUES, strings)
+
+    def test_counts_far_past_a_bound_are_refused_before_any_split(self) -> None:
+        """Past what even a snapshot's texts could add, or with more strings
+        than a state holds, no piece of the file is made."""
+        size = 8 * 1024 * 1024
+        bounds = dict(cp.state_bounds(size))
+        far = {mark: bound + cp.MAX_SELECTION_BYTES + 1 for mark, bound in bounds.items()}
+        strings = cp.most_state_strings(size)
+        far_past = {"arrays": b"[" * far[b"["], "objects": b"{" * far[b"{"], "keys": b":" * far[b":"]}
+        for name, data in far_past.items():
+            with self.subTest(name), unittest.mock.patch.object(cp, "_blank_escapes", side_effect=AssertionError):
+                self.assertIs(cp._more_than_a_state_holds(data.ljust(size)), True)
+        many_strings = b":" * (bounds[b":"] + 1) + b'"",' * (strings + 1)
+        with unittest.mock.patch.object(cp, "_outside_strings", side_effect=AssertionError):
+            self.assertIs(cp._more_than_a_state_holds(many_strings.ljust(size)), True)
+        # One string fewer and the pieces between them decide.
+        self.assertIs(cp._more_than_a_state_holds((b":" * (bounds[b":"] + 1) + b'"",' * strings).ljust(size)), True)
+
     def test_containers_are_counted_outside_strings_only(self) -> None:
-        arrays, objects = cp.MAX_STATE_ARRAYS, cp.MAX_STATE_OBJECTS
+        size = 8 * 1024 * 1024
+        bounds = dict(cp.state_bounds(size))
+        arrays, objects = bounds[b"["], bounds[b"{"]
+        self.assertEqual(arrays, cp.MAX_STATE_ARRAYS)
+        self.assertEqual(objects, 2 + cp.MAX_SNAPSHOT_OBJECTS + size // cp.MIN_MARK_BYTES)
         inside = b'"' + b"[" * (arrays + 1) + b'\\"' + b"{" * (objects + 1) + b'"'
         cases = {
             "a bound's worth outside": (b"[" * arrays + b"{}" * objects + inside, False),
@@ -2630,7 +2718,30 @@ class TestStateReRead(unittest.TestCase):
         }
         for name, (data, over) in cases.items():
             with self.subTest(name):
-                self.assertIs(cp._more_containers_than_a_state(data), over)
+                self.assertIs(cp._more_than_a_state_holds(data.ljust(size)), over)
+
+    def test_keys_are_bounded_by_the_size_of_the_state(self) -> None:
+        """Outside strings a colon follows each key: no more than the
+        snapshot's and three for each mark the bytes have room for."""
+        size = 8 * 1024 * 1024
+        keys = dict(cp.state_bounds(size))[b":"]
+        marks = size // cp.MIN_MARK_BYTES
+        self.assertEqual(keys, len(cp.STATE_FIELDS) + 1 + cp.MAX_SNAPSHOT_KEYS + 3 * marks)
+        mark = cp.canonical_bytes({"a": {"contentSha256": "0" * 64, "sourceRevision": 1}})[1:-1]
+        self.assertEqual(len(mark), cp.MIN_MARK_BYTES)
+        inside = b'"' + b":" * 1000 + b'"'
+        cases = {
+            "a bound's worth outside": (b":" * keys + inside, False),
+            "one key more": (b":" * (keys + 1) + inside, True),
+            "one key more, among strings": (b'"x":' * (keys + 1), True),
+        }
+        for name, (data, over) in cases.items():
+            with self.subTest(name):
+                self.assertIs(cp._more_than_a_state_holds(data.ljust(size)), over)
+        # However large the file, no more marks than the ledger has branches.
+        most = cp.MAX_TOMBSTONES + cp.MAX_BRANCHES
+        self.assertEqual(dict(cp.state_bounds(10**12))[b":"], keys - 3 * marks + 3 * most)
+        self.assertEqual(dict(cp.state_bounds(10**12))[b"{"], 2 + cp.MAX_SNAPSHOT_OBJECTS + most)
 
 
 class TestVerifyDerivesAfresh(TempDirTestCase):

@@ -16,6 +16,7 @@ import os
 import random
 import sys
 import unittest
+import unittest.mock
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -26,6 +27,7 @@ from cp_testlib import (
     branch,
     cp,
     fixture,
+    rehashed_as_written,
     run_module,
     run_released,
     selection,
@@ -232,6 +234,11 @@ class TestStateAsWritten(unittest.TestCase):
             cp.parse_state(data)
         self.assertEqual(caught.exception.code, code)
 
+    def forged(self, edited: bytes) -> bytes:
+        forged = rehashed_as_written(edited)
+        self.assertTrue(cp.ledger_as_written(forged))
+        return forged
+
     def test_a_reformatted_state_of_any_size_is_read(self) -> None:
         for tombstones in (10, 120_000):
             with self.subTest(tombstones=tombstones):
@@ -273,12 +280,30 @@ class TestStateAsWritten(unittest.TestCase):
         repeated = (data[:-2] + b',"tombstones":[]}\n', data.replace(b'"highWater":{', b'"highWater":{},"highWater":{'))
         for edited in repeated:
             with self.subTest(edited=edited[-40:]):
-                start = edited.index(b',"ledgerSha256":"')
-                digest_start = start + len(b',"ledgerSha256":"')
-                rehashed = hashlib.sha256(edited[:start] + edited[digest_start + 65 : -1]).hexdigest().encode()
-                forged = edited[:digest_start] + rehashed + edited[digest_start + 64 :]
-                self.assertTrue(cp.ledger_as_written(forged))
-                self.assert_refused(forged, "state_corrupt")
+                self.assert_refused(self.forged(edited), "state_corrupt")
+
+    def test_bytes_that_hold_more_than_a_state_are_refused_before_decoding(self) -> None:
+        """A digest recomputed over the bytes proves nothing about their
+        shape: arrays, objects or keys past what a state of their size can
+        hold are refused before json decodes them, digest matched or not."""
+        data = cp.state_bytes(self.state(10))
+        size = 8 * 1024 * 1024
+        bounds = dict(cp.state_bounds(size))
+        shapes = {
+            "arrays": b"[" * 2 + b"[],".join([b""] * bounds[b"["]) + b"]" * 2,
+            "objects": b"[" + b",".join([b"{}"] * bounds[b"{"]) + b"]",
+            "keys in one object": b"{" + b",".join(b'"%x":0' % i for i in range(bounds[b":"])) + b"}",
+        }
+        for name, filler in shapes.items():
+            edited = data.replace(b'"tombstones":[', b'"tombstones":[' + filler + b",", 1)
+            edited = edited.replace(b'"tombstones":[', b'"tombstones":[' + b" " * (size - len(edited)), 1)
+            self.assertGreater(len(edited), size - 1)
+            for digest in ("recomputed", "stale"):
+                with self.subTest(name, digest=digest):
+                    written = self.forged(edited) if digest == "recomputed" else edited
+                    self.assertTrue(cp._more_than_a_state_holds(written))
+                    with unittest.mock.patch("json.loads", side_effect=AssertionError("decoded")):
+                        self.assert_refused(written, "state_corrupt")
 
 
 class TestBulkLedgerChecks(unittest.TestCase):
