@@ -856,6 +856,27 @@ class TestJudgement(unittest.TestCase):
                 with self.subTest(key=key, value=value):
                     self.assertIsNone(cp.find_secret(key + value + ('"' if key.endswith('"') else "")))
 
+    def test_a_key_in_a_query_string_names_one(self) -> None:
+        """?key= and &key=: the API key of Google's and many other URLs; the
+        same word in prose, or ending another parameter's name, names none."""
+        token = rand(ALNUM, 39, random.Random(46))
+        for text in (f"https://maps.example.org/api/js?key={token}", f"https://x.example.org/v1?a=1&key={token}"):
+            with self.subTest(text=text[:40]):
+                self.assertEqual(cp.find_secret(text), (text.index(token), "credential-assignment"))
+        for text in (f"the key={token}", f"https://x.example.org/v1?monkey={token}"):
+            with self.subTest(text=text[:40]):
+                self.assertIsNone(cp.find_secret(text))
+
+    def test_the_tail_of_an_identifier_longer_than_the_lookback_is_no_key(self) -> None:
+        """A run of identifier characters that fills the whole lookback is
+        data (a blob, a minified name), not a key that ends in "password"."""
+        for run, found in ((cp.KEY_LOOKBACK - 1, True), (cp.KEY_LOOKBACK, False), (cp.KEY_LOOKBACK + 40, False)):
+            for before in ("", " "):
+                text = f"{before}{'x' * run}password={MADE_UP}"
+                with self.subTest(run=run, before=before):
+                    hit = cp.find_secret(text)
+                    self.assertEqual(hit, (text.index(MADE_UP), "credential-assignment") if found else None)
+
     def test_length_boundary(self) -> None:
         shortest = cp.MIN_VALUE_CHARS
         self.assertIsNone(cp.find_secret("password=" + MADE_UP[:3]))
@@ -1010,6 +1031,23 @@ class TestFields(unittest.TestCase):
                     hit = alone[index]
                     assert hit is not None
                     self.assertEqual(rule, hit[1])
+
+    def test_a_kubernetes_secret_is_judged_only_in_the_field_that_says_so(self) -> None:
+        """The data: block of a manifest counts only where the same field
+        says kind: Secret, spelled as Kubernetes spells it."""
+        encoded = base64.b64encode(bytes(random.Random(47).randrange(256) for _ in range(30))).decode()
+        data = f"data:\n  config.json: {encoded}\n"
+        cases = {
+            "same field": (["kind: Secret\n" + data], {0: "kubernetes-secret"}),
+            "after the data": ([data + "---\nkind: Secret\n"], {0: "kubernetes-secret"}),
+            "another field says it": (["kind: Secret", data], {}),
+            "the data in the first field": ([data, "kind: Secret"], {}),
+            "another case": (["kind: secret\n" + data], {}),
+        }
+        for name, (fields, expected) in cases.items():
+            with self.subTest(name):
+                hits = cp.find_secrets("\x00".join(fields))
+                self.assertEqual({index: rule for index, (_offset, rule) in hits.items()}, expected)
 
     def test_a_secret_split_by_a_nul_is_not_found_whole(self) -> None:
         for text in ("gh" + "p_" + "a1B2" * 9, f"password={MADE_UP}", f"postgres://admin:{MADE_UP}@db/app"):
