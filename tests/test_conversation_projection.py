@@ -745,9 +745,9 @@ class TestAllowlist(TempDirTestCase):
 
     def test_cycle_detection_is_linear(self) -> None:
         chain = {f"n{i}": f"n{i + 1}" for i in range(200_000)}
-        started = time.perf_counter()
+        started = time.process_time()
         self.assertFalse(cp.find_cycle(chain))
-        self.assertLess(time.perf_counter() - started, 2.0)
+        self.assertLess(time.process_time() - started, 2.0)
         chain["n200000"] = "n0"
         self.assertTrue(cp.find_cycle(chain))
         self.assertTrue(cp.find_cycle({"a": "a"}))
@@ -2629,10 +2629,13 @@ class TestStateReRead(unittest.TestCase):
         def state_of(edited: dict[str, Any], marks: dict[str, Any], tombstones: set[str]) -> bytes:
             return cp.state_bytes(cp._state_from(edited, cp.SelectionHashes(edited), marks, tombstones))
 
-        def with_text(text: str) -> dict[str, Any]:
+        def with_field(name: str, value: str) -> dict[str, Any]:
             edited = copy.deepcopy(snapshot)
-            edited["branches"][0]["summaries"][0]["text"] = text
+            edited["branches"][0]["summaries"][0][name] = value
             return edited
+
+        def with_text(text: str) -> dict[str, Any]:
+            return with_field("text", text)
 
         england = cp.TAG_FLAGS[0]
         reversed_branches = cp.state_bytes(cp._state_from(snapshot, cp.SelectionHashes(snapshot), {}, set()))
@@ -2652,6 +2655,10 @@ class TestStateReRead(unittest.TestCase):
                 "state_corrupt",
             ),
             "branches out of order": (cp.state_bytes(state), "state_corrupt"),
+            "a summary ID that is no ID": (
+                state_of(with_field("summaryId", "Not an ID"), {}, set()),
+                "state_corrupt",
+            ),
         }
         self.assertEqual(cp.parse_state(reversed_branches)["snapshot"], snapshot)
         for name, (data, code) in cases.items():
