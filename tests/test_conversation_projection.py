@@ -358,6 +358,13 @@ class TestStrictJson(unittest.TestCase):
         (b'{"a": [{"x": ' + b"[" * 65 + b"]" * 65 + b', "x": 1}]}', 1, 75),
         (b'{"a": [{"x": ' + b"[" * 65 + b"]" * 65 + b', "x": 1}], "b": ' + b"1" * 40 + b"}", 1, 75),
         (b'{"a": [{"x": ' + b"[" * 65 + b"]" * 65 + b', "x": 1}], "b": "\xff"}', 1, 75),
+        # Brackets and digits inside strings are neither nesting nor numbers.
+        (b'{"a": "' + b"[" * 70 + b'", "b": NaN}', 1, 86),
+        (b'{"a": "' + b"1" * 40 + b'", "b": NaN}', 1, 56),
+        (b'{"a": "' + b"1" * 40 + b'\xff"}', 1, 48),
+        # A long number is reported where its token starts.
+        (b'{"a": 2.' + b"5" * 40 + b"}", 1, 7),
+        (b'{"a": [3, 12e' + b"5" * 40 + b"]}", 1, 11),
     )
 
     def test_malformed_says_where_it_stops(self) -> None:
