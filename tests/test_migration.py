@@ -32,6 +32,7 @@ from cp_testlib import (
     run_released,
     selection,
     snapshot_tree,
+    summary,
 )
 
 
@@ -281,6 +282,24 @@ class TestStateAsWritten(unittest.TestCase):
         for edited in repeated:
             with self.subTest(edited=edited[-40:]):
                 self.assert_refused(self.forged(edited), "state_corrupt")
+
+    def test_a_state_whose_texts_hold_what_the_bounds_count_is_read(self) -> None:
+        """Brackets, quotes and colons in summary texts lift the counts past
+        the bounds: the count outside strings must then read the state,
+        canonical or reformatted, whatever its digest path."""
+        text = '{[":' * (cp.MAX_TEXT_CHARS // 4)
+        branches = [branch(f"b-{b:03d}", summaries=[summary(f"s-{i:03d}", text) for i in range(100)]) for b in range(5)]
+        snapshot = cp.validate_selection(selection(1, branches))
+        marks = {f"m{i:06d}": {"sourceRevision": 1, "contentSha256": "0" * 64} for i in range(30_000)}
+        state = cp._state_from(snapshot, cp.SelectionHashes(snapshot), marks, set(marks))
+        data = cp.state_bytes(state)
+        indented = json.dumps(json.loads(data), indent=1).encode()
+        for name, written in (("canonical", data), ("indented", indented)):
+            with self.subTest(name):
+                over = [mark for mark, bound in cp.state_bounds(len(written)) if written.count(mark) > bound]
+                self.assertEqual(over, [b"[", b"{"])
+                self.assertFalse(cp._more_than_a_state_holds(written))
+                self.assertEqual(cp.parse_state(written), state)
 
     def test_bytes_that_hold_more_than_a_state_are_refused_before_decoding(self) -> None:
         """A digest recomputed over the bytes proves nothing about their
