@@ -4120,9 +4120,10 @@ def _decode_as_written(data: bytes) -> Any:
 # The most arrays a state holds: the snapshot's lists (its branches, each
 # branch's sources and summaries, exclude, restore) and the tombstones.
 MAX_STATE_ARRAYS = 4 + MAX_BRANCHES * 2
-# Its objects: its own, the snapshot and its high-water marks, and each
-# branch, source and summary; its keys: its own fields and its digest, the
-# snapshot's, and three for each mark (its branch ID and its two fields).
+# Its objects: itself and its map of high-water marks, the snapshot with
+# each branch, source and summary, and each mark; its keys: its own fields
+# and its digest, the snapshot's, and three for each mark (its branch ID and
+# its two fields).
 # Every mark takes at least MIN_MARK_BYTES, however the state is written,
 # so that its size bounds how many it holds.
 MAX_SNAPSHOT_OBJECTS = 1 + MAX_BRANCHES * (1 + MAX_SOURCES_PER_BRANCH + MAX_SUMMARIES_PER_BRANCH)
@@ -4169,6 +4170,8 @@ def _more_than_a_state_holds(data: bytes) -> bool:
     at once.  Between the two, the count outside strings decides, piece by
     piece, never joined again, once the quotes show that there are no more
     strings to split at than a state holds."""
+    import itertools
+
     over = []
     for mark, bound in state_bounds(len(data)):
         count = data.count(mark)
@@ -4181,8 +4184,6 @@ def _more_than_a_state_holds(data: bytes) -> bool:
     blanked = _blank_escapes(data)
     if blanked.count(b'"') > 2 * most_state_strings(len(data)):
         return True
-    import itertools
-
     outside = _outside_strings(blanked)
     return any(sum(map(bytes.count, outside, itertools.repeat(mark))) > bound for mark, bound in over)
 
