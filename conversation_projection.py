@@ -3963,9 +3963,10 @@ SHA256_BYTES = (DIGITS + "abcdef").encode("ascii")
 def _joined_lines(values: list[Any], alphabet: bytes) -> str | None:
     """The values joined by newlines when each is a string of ``alphabet``
     characters that holds no newline, else None."""
-    if set(map(type, values)) != {str}:
+    try:
+        joined = "\n".join(values)  # which refuses any value that is not a string
+    except TypeError:
         return None
-    joined = "\n".join(values)
     if not joined.isascii() or joined.encode("ascii").translate(None, alphabet + b"\n"):
         return None
     return joined if joined.count("\n") == len(values) - 1 else None

@@ -339,6 +339,9 @@ class TestBulkLedgerChecks(unittest.TestCase):
                 self.assertEqual(cp._ids_well_formed([value]), cp.is_id(value))
                 self.assertEqual(cp._ids_well_formed(["b", value]), cp.is_id(value))
                 self.assertEqual(cp._ids_well_formed([value, "b"]), cp.is_id(value))
+        for values in ([1], ["a", None], [["a"]], ["a", b"b"]):
+            with self.subTest(values=values):
+                self.assertFalse(cp._ids_well_formed(values))
 
     def test_high_water_digests_agree_with_is_sha256(self) -> None:
         good = "0" * 64
