@@ -542,6 +542,8 @@ class _OutOfBounds(Exception):
 
 
 def _unique_object(pairs: list[tuple[str, Any]]) -> JsonObject:
+    if not pairs:
+        return {}  # half the cost of dict([]): a file may hold a million
     obj = dict(pairs)
     if len(obj) != len(pairs):
         fail("selection_duplicate_key")
@@ -1683,6 +1685,8 @@ def check_selection_bytes(data: bytes) -> tuple[JsonObject, SelectionPlaces]:
     repeated: list[bool] = []
 
     def marking(pairs: list[tuple[str, Any]]) -> JsonObject | RepeatedKeys:
+        if not pairs:
+            return {}  # as in _unique_object
         obj = dict(pairs)
         if len(obj) == len(pairs):
             return obj
