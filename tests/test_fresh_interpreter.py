@@ -41,6 +41,7 @@ from cp_testlib import (
     child_env,
     cp,
     fixture,
+    rehashed_as_written,
     run_released,
     snapshot_tree,
 )
@@ -616,6 +617,33 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
                 self.assertResult(self.cli(["--state-root", self.state]), "state_corrupt", withdrawn=True)
                 self.assertResult(self.cli(["--state-root", self.state, "--verify"]), "state_corrupt")
                 self.assertResult(self.cli(["--state-root", self.state, "--dry-run"]), "state_corrupt")
+
+    @unittest.skipIf(resource is None, "CPU time of a child needs the resource module")
+    def test_a_state_built_to_make_the_decoder_slow_is_refused_within_the_bound(self) -> None:
+        """16 MiB of nested arrays, of empty objects, or of distinct keys in
+        one object (each with a string, so more strings than a state holds),
+        with the digest recomputed over the bytes as written: refused before
+        a decode that would take seconds."""
+        self.assertResult(self.update(fixture()), "built")
+        good = self.read("state.json")
+        size = 16 * 1024 * 1024
+        fillers = {
+            "arrays": b"[" * 40 + b",".join([b"[]"] * (size // 3)) + b"]" * 40,
+            "objects": b",".join([b"{}"] * (size // 3)),
+            "keys": b"{" + b",".join(b'"%x":""' % i for i in range(size // 11)) + b"}",
+        }
+        for name, filler in fillers.items():
+            with self.subTest(name):
+                edited = rehashed_as_written(good.replace(b'"tombstones":[', b'"tombstones":[' + filler + b",", 1))
+                self.assertTrue(cp.ledger_as_written(edited))
+                with open(os.path.join(self.state, "state.json"), "wb") as handle:
+                    handle.write(edited)
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                result = self.cli(["--state-root", self.state, "--dry-run"])
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                self.assertResult(result, "state_corrupt")
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                self.assertLess(cpu, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS)
 
 
 class TestTextTheReviewerCannotSee(FreshInterpreterCase):
