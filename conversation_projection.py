@@ -4136,12 +4136,12 @@ MAX_SNAPSHOT_KEYS = len(SELECTION_FIELDS) + MAX_BRANCHES * (
     len(BRANCH_FIELDS) + MAX_SOURCES_PER_BRANCH * len(SOURCE_FIELDS) + MAX_SUMMARIES_PER_BRANCH * len(SUMMARY_FIELDS)
 )
 MIN_MARK_BYTES = len('"a":{"contentSha256":"","sourceRevision":1}') + 64
-# Its strings: a key is one, and so is each string value: three of its own,
-# the snapshot's (its corpus ID and lists, two for each branch and source,
-# five for each summary), each mark's digest and each tombstone.
-MAX_SNAPSHOT_STRING_VALUES = (
-    1 + 2 * MAX_ID_LIST + MAX_BRANCHES * (2 + 2 * MAX_SOURCES_PER_BRANCH + 5 * MAX_SUMMARIES_PER_BRANCH)
-)
+# Reduced to these bytes, JSON keeps its strings' quotes and what separates
+# them, and the brackets and colons to count.  Of a state's strings, only a
+# summary's text can hold any of them.
+STRUCTURE_BYTES = b'",:[{'
+NOT_STRUCTURE_BYTES = bytes(sorted(set(range(256)) - set(STRUCTURE_BYTES)))
+MAX_STATE_TEXTS = MAX_BRANCHES * MAX_SUMMARIES_PER_BRANCH
 
 
 def state_bounds(size: int) -> tuple[tuple[bytes, int], ...]:
@@ -4159,22 +4159,16 @@ def _most_marks(size: int) -> int:
     return min(MAX_BRANCHES + MAX_TOMBSTONES, size // MIN_MARK_BYTES)
 
 
-def most_state_strings(size: int) -> int:
-    """The most strings a state of ``size`` bytes holds."""
-    keys = dict(state_bounds(size))[b":"]
-    return keys + 3 + MAX_SNAPSHOT_STRING_VALUES + _most_marks(size) + MAX_TOMBSTONES
-
-
 def _more_than_a_state_holds(data: bytes) -> bool:
     """Whether state bytes hold more arrays, objects or keys, outside
     strings, than any state of their size can: counted in C, before a decode
     that such a file would make take seconds.  A count that takes in what
-    strings hold too bounds the true one from above.  Of a state's strings
-    only summary texts hold brackets or colons, no more of each than the
-    selection they were accepted from had bytes: a count past that is refused
-    at once.  Between the two, the count outside strings decides, piece by
-    piece, never joined again, once the quotes show that there are no more
-    strings to split at than a state holds."""
+    strings hold too bounds the true one from above.  Summary texts hold no
+    more brackets or colons than the selection they were accepted from had
+    bytes: a count past that is refused at once.  Between the two, the file
+    is reduced to its structure, and its strings that hold none of those
+    bytes (all but some texts) to nothing, before the rest is split at the
+    quotes and counted outside them."""
     import itertools
 
     over = []
@@ -4186,10 +4180,11 @@ def _more_than_a_state_holds(data: bytes) -> bool:
             over.append((mark, bound))
     if not over:
         return False
-    blanked = _blank_escapes(data)
-    if blanked.count(b'"') > 2 * most_state_strings(len(data)):
+    # Two strings are always apart by a comma or a colon: "" is a string.
+    rest = _blank_escapes(data).translate(None, NOT_STRUCTURE_BYTES).replace(b'""', b"")
+    if rest.count(b'"') > 2 * MAX_STATE_TEXTS:
         return True
-    outside = _outside_strings(blanked)
+    outside = _outside_strings(rest)
     return any(sum(map(bytes.count, outside, itertools.repeat(mark))) > bound for mark, bound in over)
 
 

@@ -510,10 +510,10 @@ def _shapes_past_the_bounds() -> dict[str, bytes]:
     size = cp.MAX_STATE_BYTES - 64
     bounds = dict(cp.state_bounds(size))
     fillers = {
-        "a million objects, up to their bound": b",".join([b"{}"] * (bounds[b"{"] - data.count(b"{"))),
+        "objects up to their bound": b",".join([b"{}"] * (bounds[b"{"] - data.count(b"{"))),
         "keys in one object, past their bound": b"{" + b",".join(b'"%x":0' % i for i in range(5_000_000)) + b"}",
-        "keys one past their bound, counted outside strings": b"{"
-        + b",".join(b'"%x":0' % i for i in range(bounds[b":"] - data.count(b":") + 1))
+        "keys short of a quick refusal, counted outside strings": b"{"
+        + b",".join(b'"%x":0' % i for i in range(bounds[b":"] + cp.MAX_SELECTION_BYTES - data.count(b":")))
         + b"}",
     }
     shapes = {}

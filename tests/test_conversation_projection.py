@@ -2678,8 +2678,9 @@ class TestStateReRead(unittest.TestCase):
                     self.assertIsNone(code)
 
     def test_the_bounds_are_those_of_the_fullest_snapshot(self) -> None:
-        """Keys, objects and strings of a snapshot with every field at its
-        limit, counted in its canonical bytes, against the bounds."""
+        """Keys, objects and texts of a snapshot with every field at its
+        limit, counted in its canonical bytes, against the bounds; reduced to
+        its structure, none of its other strings is left."""
         sources = [f"ref-{i:03d}" for i in range(cp.MAX_SOURCES_PER_BRANCH)]
         summaries = [
             summary(f"s-{i:03d}", "A plain text.", memoryRef=f"mem-{i:03d}") for i in range(cp.MAX_SUMMARIES_PER_BRANCH)
@@ -2695,27 +2696,41 @@ class TestStateReRead(unittest.TestCase):
         self.assertNotIn(b"\\", data)
         self.assertEqual(cp.MAX_SNAPSHOT_KEYS, data.count(b'":') + rest * per_branch.count(b'":'))
         self.assertEqual(cp.MAX_SNAPSHOT_OBJECTS, data.count(b"{") + rest * per_branch.count(b"{"))
-        strings = (
-            data.count(b'"') // 2 - data.count(b'":') + rest * (per_branch.count(b'"') // 2 - per_branch.count(b'":'))
-        )
-        self.assertEqual(cp.MAX_SNAPSHOT_STRING_VALUES, strings)
+        self.assertEqual(cp.MAX_STATE_TEXTS, data.count(b'"text":') + rest * per_branch.count(b'"text":'))
+        with_texts = cp.canonical_bytes(one).replace(b'"A plain text."', b'"A text: [a, {b}]."')
+        for snapshot, texts in ((data, 0), (with_texts, cp.MAX_SUMMARIES_PER_BRANCH)):
+            reduced = snapshot.translate(None, cp.NOT_STRUCTURE_BYTES).replace(b'""', b"")
+            self.assertEqual(reduced.count(b'"'), 2 * texts)
 
     def test_counts_far_past_a_bound_are_refused_before_any_split(self) -> None:
         """Past what even a snapshot's texts could add, or with more strings
-        than a state holds, no piece of the file is made."""
+        of brackets, commas or colons than a state has texts, no piece of
+        the file is made; between, strings that hold none are no pieces."""
         size = 8 * 1024 * 1024
         bounds = dict(cp.state_bounds(size))
         far = {mark: bound + cp.MAX_SELECTION_BYTES + 1 for mark, bound in bounds.items()}
-        strings = cp.most_state_strings(size)
         far_past = {"arrays": b"[" * far[b"["], "objects": b"{" * far[b"{"], "keys": b":" * far[b":"]}
         for name, data in far_past.items():
             with self.subTest(name), unittest.mock.patch.object(cp, "_blank_escapes", side_effect=AssertionError):
                 self.assertIs(cp._more_than_a_state_holds(data.ljust(size)), True)
-        many_strings = b":" * (bounds[b":"] + 1) + b'"",' * (strings + 1)
+        keys = b":" * (bounds[b":"] + 1)
         with unittest.mock.patch.object(cp, "_outside_strings", side_effect=AssertionError):
-            self.assertIs(cp._more_than_a_state_holds(many_strings.ljust(size)), True)
-        # One string fewer and the pieces between them decide.
-        self.assertIs(cp._more_than_a_state_holds((b":" * (bounds[b":"] + 1) + b'"",' * strings).ljust(size)), True)
+            self.assertIs(cp._more_than_a_state_holds((keys + b'",",' * (cp.MAX_STATE_TEXTS + 1)).ljust(size)), True)
+        split = cp._outside_strings
+
+        def few_pieces(rest: bytes) -> list[bytes]:
+            self.assertLessEqual(rest.count(b'"'), 2 * cp.MAX_STATE_TEXTS)
+            return split(rest)
+
+        with unittest.mock.patch.object(cp, "_outside_strings", side_effect=few_pieces) as pieces:
+            for name, data in {
+                "as many texts as a state has": keys + b'",",' * cp.MAX_STATE_TEXTS,
+                "plain strings": keys + b'"x",' * 500_000,
+                "keys and plain strings": keys.replace(b":", b'"k":"v",')[: size - 1024],
+            }.items():
+                with self.subTest(name):
+                    self.assertIs(cp._more_than_a_state_holds(data.ljust(size)), True)
+            self.assertEqual(pieces.call_count, 3)
 
     def test_containers_are_counted_outside_strings_only(self) -> None:
         size = 8 * 1024 * 1024
