@@ -4026,6 +4026,7 @@ def _high_water_well_formed(high_water: Any) -> bool:
         _ids_well_formed(list(high_water))
         and not set(map(type, revisions)) - {int}
         and min(revisions, default=1) >= 1
+        and max(revisions, default=1) <= MAX_REVISION
         and (not digests or (_joined_lines(digests, SHA256_BYTES) is not None and set(map(len, digests)) == {64}))
     )
 
@@ -4107,10 +4108,12 @@ def ledger_as_written(data: bytes) -> bool:
     return digest.hexdigest() == recorded.decode("ascii")
 
 
-def _decode_as_written(data: bytes) -> Any:
-    """Decode state bytes whose ledger digest matched them as written.  No
-    place is needed for a fault, but a repeated key is still refused: the
-    digest of bytes that repeat one is not that of their canonical form."""
+def _decode_state_bytes(data: bytes) -> Any:
+    """Decode state bytes strictly, a repeated key, NaN and Infinity
+    refused, with json's own conversion of every number: a state holds no
+    float, and validation bounds each integer it holds, so that no fault
+    needs a place or a pass of its own (a float, a long number or a lone
+    surrogate makes the state corrupt wherever it is)."""
     import json
 
     def decode() -> Any:
@@ -4118,7 +4121,7 @@ def _decode_as_written(data: bytes) -> Any:
 
     try:
         return _collector_paused(decode)
-    except (ValueError, RecursionError, ProjectionError):
+    except (ValueError, RecursionError, ProjectionError, _OutOfBounds):
         fail("state_corrupt")
 
 
@@ -4136,22 +4139,25 @@ MAX_SNAPSHOT_KEYS = len(SELECTION_FIELDS) + MAX_BRANCHES * (
     len(BRANCH_FIELDS) + MAX_SOURCES_PER_BRANCH * len(SOURCE_FIELDS) + MAX_SUMMARIES_PER_BRANCH * len(SUMMARY_FIELDS)
 )
 MIN_MARK_BYTES = len('"a":{"contentSha256":"","sourceRevision":1}') + 64
-# Reduced to these bytes, JSON keeps its strings' quotes and what separates
-# them, and the brackets and colons to count.  Of a state's strings, only a
-# summary's text can hold any of them.
+# Reduced to these bytes, JSON keeps its strings' quotes, what separates
+# them, and the brackets to count.  Of a state's strings, only a summary's
+# text can hold any of them.
 STRUCTURE_BYTES = b'",:[{'
 NOT_STRUCTURE_BYTES = bytes(sorted(set(range(256)) - set(STRUCTURE_BYTES)))
 MAX_STATE_TEXTS = MAX_BRANCHES * MAX_SUMMARIES_PER_BRANCH
+# The items of its arrays: tombstones, branches, their sources and
+# summaries, and the IDs of exclude and restore.
+MAX_STATE_ITEMS = MAX_TOMBSTONES + MAX_SNAPSHOT_OBJECTS - 1 + 2 * MAX_ID_LIST
 
 
 def state_bounds(size: int) -> tuple[tuple[bytes, int], ...]:
-    """The most arrays, objects and keys a state of ``size`` bytes holds,
-    each with the byte that opens it (outside strings, a colon follows every
-    key and nothing else)."""
+    """The most arrays, objects, keys and commas a state of ``size`` bytes
+    holds outside strings, each by the byte that marks it (a colon follows
+    every key and nothing else; a comma parts two members or two items)."""
     marks = _most_marks(size)
     objects = 2 + MAX_SNAPSHOT_OBJECTS + marks
     keys = len(STATE_FIELDS) + 1 + MAX_SNAPSHOT_KEYS + marks * (1 + len(HIGH_WATER_FIELDS))
-    return (b"[", MAX_STATE_ARRAYS), (b"{", objects), (b":", keys)
+    return (b"[", MAX_STATE_ARRAYS), (b"{", objects), (b":", keys), (b",", keys + MAX_STATE_ITEMS)
 
 
 def _most_marks(size: int) -> int:
@@ -4160,15 +4166,15 @@ def _most_marks(size: int) -> int:
 
 
 def _more_than_a_state_holds(data: bytes) -> bool:
-    """Whether state bytes hold more arrays, objects or keys, outside
-    strings, than any state of their size can: counted in C, before a decode
-    that such a file would make take seconds.  A count that takes in what
-    strings hold too bounds the true one from above.  Summary texts hold no
-    more brackets or colons than the selection they were accepted from had
-    bytes: a count past that is refused at once.  Between the two, the file
-    is reduced to its structure, and its strings that hold none of those
-    bytes (all but some texts) to nothing, before the rest is split at the
-    quotes and counted outside them."""
+    """Whether state bytes hold more arrays, objects, keys or commas,
+    outside strings, than any state of their size can: counted in C, before
+    a decode that such a file would make take seconds.  A count that takes
+    in what strings hold too bounds the true one from above.  Summary texts
+    hold no more of each of those bytes than the selection they were
+    accepted from had bytes: a count past that is refused at once.  Between
+    the two, the file is reduced to its structure, and its strings that hold
+    none of those bytes (all but some texts) to nothing, before the rest is
+    split at the quotes and counted outside them."""
     import itertools
 
     over = []
@@ -4208,25 +4214,24 @@ def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
     # can recompute it over them.
     if len(data) > MAX_SELECTION_BYTES and _more_than_a_state_holds(data):
         fail("state_corrupt")
-    if version == STATE_SCHEMA_VERSION and ledger_as_written(data):
-        decoded = _decode_as_written(data)
+    as_written = version == STATE_SCHEMA_VERSION and ledger_as_written(data)
+    decoded = _decode_state_bytes(data)
+    if as_written:
         if not isinstance(decoded, dict) or decoded.pop(LEDGER_FIELD, None) is None:
             fail("state_corrupt")
         return _validated(decoded, STATE_SCHEMA_VERSION), None
-    try:
-        # Strict, a repeated key included.  No depth walk: validate_state
-        # checks every field's shape before it compares anything, and json
-        # itself refuses runaway nesting.
-        decoded = parse_json(data, max_depth=None)
-    except ProjectionError:
-        fail("state_corrupt")
     version = decoded.get("stateSchemaVersion") if isinstance(decoded, dict) else None
     if type(version) is not int:
         fail("state_corrupt")
     if version == MIGRATABLE_STATE_SCHEMA:
         if not migrate:
             raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
-        # Exactly the checks adapter 0.1.0 made: it wrote no ledger digest.
+        # Exactly the checks adapter 0.1.0 made (it wrote no ledger digest),
+        # its strict parse included.
+        try:
+            decoded = parse_json(data, max_depth=None)
+        except ProjectionError:
+            fail("state_corrupt")
         state = _validated(decoded, MIGRATABLE_STATE_SCHEMA)
         return dict(state, stateSchemaVersion=STATE_SCHEMA_VERSION), MIGRATABLE_STATE_SCHEMA
     if version != STATE_SCHEMA_VERSION:

@@ -2697,6 +2697,8 @@ class TestStateReRead(unittest.TestCase):
         self.assertEqual(cp.MAX_SNAPSHOT_KEYS, data.count(b'":') + rest * per_branch.count(b'":'))
         self.assertEqual(cp.MAX_SNAPSHOT_OBJECTS, data.count(b"{") + rest * per_branch.count(b"{"))
         self.assertEqual(cp.MAX_STATE_TEXTS, data.count(b'"text":') + rest * per_branch.count(b'"text":'))
+        items = len(one["exclude"]) + len(one["restore"]) + cp.MAX_BRANCHES * (1 + len(sources) + len(summaries))
+        self.assertEqual(cp.MAX_STATE_ITEMS, cp.MAX_TOMBSTONES + items)
         with_texts = cp.canonical_bytes(one).replace(b'"A plain text."', b'"A text: [a, {b}]."')
         for snapshot, texts in ((data, 0), (with_texts, cp.MAX_SUMMARIES_PER_BRANCH)):
             reduced = snapshot.translate(None, cp.NOT_STRUCTURE_BYTES).replace(b'""', b"")
@@ -2709,7 +2711,12 @@ class TestStateReRead(unittest.TestCase):
         size = 8 * 1024 * 1024
         bounds = dict(cp.state_bounds(size))
         far = {mark: bound + cp.MAX_SELECTION_BYTES + 1 for mark, bound in bounds.items()}
-        far_past = {"arrays": b"[" * far[b"["], "objects": b"{" * far[b"{"], "keys": b":" * far[b":"]}
+        far_past = {
+            "arrays": b"[" * far[b"["],
+            "objects": b"{" * far[b"{"],
+            "keys": b":" * far[b":"],
+            "items": b"0," * far[b","],
+        }
         for name, data in far_past.items():
             with self.subTest(name), unittest.mock.patch.object(cp, "_blank_escapes", side_effect=AssertionError):
                 self.assertIs(cp._more_than_a_state_holds(data.ljust(size)), True)
@@ -2756,6 +2763,7 @@ class TestStateReRead(unittest.TestCase):
         keys = dict(cp.state_bounds(size))[b":"]
         marks = size // cp.MIN_MARK_BYTES
         self.assertEqual(keys, len(cp.STATE_FIELDS) + 1 + cp.MAX_SNAPSHOT_KEYS + 3 * marks)
+        self.assertEqual(dict(cp.state_bounds(size))[b","], keys + cp.MAX_STATE_ITEMS)
         mark = cp.canonical_bytes({"a": {"contentSha256": "0" * 64, "sourceRevision": 1}})[1:-1]
         self.assertEqual(len(mark), cp.MIN_MARK_BYTES)
         inside = b'"' + b":" * 1000 + b'"'

@@ -301,6 +301,36 @@ class TestStateAsWritten(unittest.TestCase):
                 self.assertFalse(cp._more_than_a_state_holds(written))
                 self.assertEqual(cp.parse_state(written), state)
 
+    def test_no_number_a_state_cannot_hold_reads_on_either_path(self) -> None:
+        """NaN, Infinity, a float, a number too long or a mark past the
+        highest revision: state_corrupt, digest recomputed or stale."""
+        state = self.state(10)
+        state["highWater"] = {"t000003": {"sourceRevision": 1, "contentSha256": "0" * 64}} | state["highWater"]
+        data = cp.state_bytes(dict(state, highWater=dict(sorted(state["highWater"].items()))))
+        self.assertEqual(cp.parse_state(data)["highWater"]["t000003"]["sourceRevision"], 1)
+        mark = b'"t000003":{"contentSha256":"' + b"0" * 64 + b'","sourceRevision":1}'
+        self.assertIn(mark, data)
+        edits = {
+            "NaN": b'"tombstones":[NaN,',
+            "-Infinity": b'"tombstones":[-Infinity,',
+            "a float": b'"tombstones":[1.5,',
+            "a float too large": b'"tombstones":[1e999,',
+            "a long number": b'"tombstones":[' + b"1" * 40 + b",",
+        }
+        edited = {name: data.replace(b'"tombstones":[', edit, 1) for name, edit in edits.items()}
+        for revision in (cp.MAX_REVISION + 1, 2**60, 10**40):
+            edited[f"a mark of {revision}"] = data.replace(mark, mark.replace(b":1}", b":%d}" % revision))
+        edited["a mark of 1.0"] = data.replace(mark, mark.replace(b":1}", b":1.0}"))
+        self.assertEqual(len(set(edited.values()) | {data}), len(edited) + 1)
+        for name, written in edited.items():
+            for digest in ("recomputed", "stale"):
+                with self.subTest(name, digest=digest):
+                    self.assert_refused(self.forged(written) if digest == "recomputed" else written, "state_corrupt")
+        highest = data.replace(mark, mark.replace(b":1}", b":%d}" % cp.MAX_REVISION))
+        self.assertEqual(
+            cp.parse_state(self.forged(highest))["highWater"]["t000003"]["sourceRevision"], cp.MAX_REVISION
+        )
+
     def test_bytes_that_hold_more_than_a_state_are_refused_before_decoding(self) -> None:
         """A digest recomputed over the bytes proves nothing about their
         shape: arrays, objects or keys past what a state of their size can
