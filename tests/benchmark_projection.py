@@ -24,6 +24,7 @@ CPython.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import random
@@ -481,6 +482,12 @@ def _state_shapes() -> dict[str, bytes]:
     tombstones = {f"t{i:07d}" for i in range(cp.MAX_TOMBSTONES - 10)}
     marked = [("b" + hashlib.sha256(str(i).encode()).hexdigest())[:64] for i in range(235_000)]
     marks = {i: {"sourceRevision": 7, "contentSha256": hashlib.sha256(i.encode()).hexdigest()} for i in marked}
+    # As many marks as fit: four-character IDs, each tombstoned.
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    short = ["".join(t) for t in itertools.islice(itertools.product(alphabet, alphabet, alphabet, alphabet), 550_000)]
+    most = cp.state_bytes(
+        cp._state_from(snapshot, hashes, {i: {"sourceRevision": 1, "contentSha256": "0" * 64} for i in short}, short)
+    )
     valid = cp.state_bytes(cp._state_from(snapshot, hashes, {}, tombstones))
     canonical = '{"corpusId":"benchmark","highWater":{},"ledgerSha256":"' + "0" * 64 + '","x":'
     # Reformatted states are decoded strictly: 1 MiB of each hostile shape.
@@ -489,6 +496,10 @@ def _state_shapes() -> dict[str, bytes]:
         **_shapes_past_the_bounds(),
         "1M tombstones (valid)": valid,
         "235,000 marks, 53 MiB (valid)": cp.state_bytes(cp._state_from(snapshot, hashes, marks, marked)),
+        "550,000 marks of four-character IDs (valid)": most,
+        "the same, its fields in reverse order (valid)": json.dumps(
+            dict(reversed(json.loads(most).items())), separators=(",", ":"), ensure_ascii=False
+        ).encode(),
         "1M tombstones, one digit flipped": valid.replace(b"t0000001", b"t0000002", 1),
         "1M tombstones as schema 1 (no --migrate)": valid.replace(b'"stateSchemaVersion":2', b'"stateSchemaVersion":1'),
         "64 MiB of empty arrays, canonical head": (canonical + _nested(59, _fill("[]", room)) + "}\n").encode(),
@@ -512,6 +523,8 @@ def _shapes_past_the_bounds() -> dict[str, bytes]:
     fillers = {
         "objects up to their bound": b",".join([b"{}"] * (bounds[b"{"] - data.count(b"{"))),
         "keys in one object, past their bound": b"{" + b",".join(b'"%x":0' % i for i in range(5_000_000)) + b"}",
+        "32 million integers": b"0," * 32_000_000 + b"0",
+        "16 million floats": b"0e0," * 16_000_000 + b"0e0",
         "keys short of a quick refusal, counted outside strings": b"{"
         + b",".join(b'"%x":0' % i for i in range(bounds[b":"] + cp.MAX_SELECTION_BYTES - data.count(b":")))
         + b"}",
