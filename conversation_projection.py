@@ -4139,9 +4139,9 @@ MAX_SNAPSHOT_KEYS = len(SELECTION_FIELDS) + MAX_BRANCHES * (
     len(BRANCH_FIELDS) + MAX_SOURCES_PER_BRANCH * len(SOURCE_FIELDS) + MAX_SUMMARIES_PER_BRANCH * len(SUMMARY_FIELDS)
 )
 MIN_MARK_BYTES = len('"a":{"contentSha256":"","sourceRevision":1}') + 64
-# Reduced to these bytes, JSON keeps its strings' quotes, what separates
-# them, and the brackets to count.  Of a state's strings, only a summary's
-# text can hold any of them.
+# Reduced to these bytes, JSON keeps its strings' quotes and the commas,
+# colons and brackets that part and open its values (the ones counted).  Of
+# a state's strings, only a summary's text can hold any of them.
 STRUCTURE_BYTES = b'",:[{'
 NOT_STRUCTURE_BYTES = bytes(sorted(set(range(256)) - set(STRUCTURE_BYTES)))
 MAX_STATE_TEXTS = MAX_BRANCHES * MAX_SUMMARIES_PER_BRANCH
@@ -4186,7 +4186,8 @@ def _more_than_a_state_holds(data: bytes) -> bool:
             over.append((mark, bound))
     if not over:
         return False
-    # Two strings are always apart by a comma or a colon: "" is a string.
+    # Two strings are always apart by a comma or a colon, so each "" left
+    # is a string that held none of the bytes kept.
     rest = _blank_escapes(data).translate(None, NOT_STRUCTURE_BYTES).replace(b'""', b"")
     if rest.count(b'"') > 2 * MAX_STATE_TEXTS:
         return True
