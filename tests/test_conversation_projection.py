@@ -2031,6 +2031,7 @@ class TestVerifyAndDryRun(TempDirTestCase):
     def test_clean_version(self) -> None:
         self.assertEqual(cp.clean_version("0.9.96"), "0.9.96")
         self.assertEqual(cp.clean_version("1.0.0rc1+local.7"), "1.0.0rc1+local.7")
+        self.assertEqual(cp.clean_version("1." + "0" * 62), "1." + "0" * 62)  # 64 characters, the longest
         for bad in (None, 1, "", "1.0 beta", "1.0\n", "v" * 65):
             self.assertIsNone(cp.clean_version(bad))
 
