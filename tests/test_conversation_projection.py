@@ -254,6 +254,20 @@ class TestSelectionReading(TempDirTestCase):
 
 
 class TestStrictJson(unittest.TestCase):
+    def test_few_containers_are_walked_rather_than_read_again(self) -> None:
+        """Up to 10,000 brackets the parsed value is walked for nesting;
+        past them the bytes are read instead (a walk in Python would cost
+        more)."""
+        for count, reads in ((10_000, False), (10_001, True)):
+            data = b"[" + b",".join([b"[]"] * (count - 1)) + b"]"
+            value = json.loads(data)
+            with (
+                self.subTest(count=count),
+                unittest.mock.patch.object(cp, "_too_deep_offset", return_value=None) as read,
+            ):
+                self.assertIsNone(cp._too_deep(data, cp.MAX_NESTING, value))
+                self.assertIs(read.called, reads)
+
     def test_malformed_bytes(self) -> None:
         valid = encode(minimal())
         cases = {

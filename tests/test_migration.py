@@ -253,6 +253,15 @@ class TestStateAsWritten(unittest.TestCase):
                 self.assertEqual(cp.parse_state(indented), state)
                 self.assert_refused(indented.replace(b'"t000001"', b'"t000002"', 1), "state_corrupt")
 
+    def test_a_lone_surrogate_in_a_reformatted_state_is_corrupt(self) -> None:
+        """Its canonical form cannot be encoded to hash it: state_corrupt,
+        never an error of the encoder."""
+        state = self.state(10)
+        indented = json.dumps(json.loads(cp.state_bytes(state)), indent=1).encode()
+        text = json.dumps(state["snapshot"]["branches"][0]["summaries"][0]["text"]).encode()
+        self.assertIn(text, indented)
+        self.assert_refused(indented.replace(text, b'"\\ud800"', 1), "state_corrupt")
+
     def test_a_large_state_with_a_wrong_digest_is_refused(self) -> None:
         state = self.state(120_000)
         data = cp.state_bytes(state)

@@ -856,6 +856,15 @@ class TestJudgement(unittest.TestCase):
                 with self.subTest(key=key, value=value):
                     self.assertIsNone(cp.find_secret(key + value + ('"' if key.endswith('"') else "")))
 
+    def test_a_value_that_ends_as_a_placeholder_does_passes(self) -> None:
+        """ "…_here", "…tokenhere": the ending alone marks a placeholder, on
+        a body that would otherwise be judged a secret."""
+        self.assertEqual(cp.find_secret(f"api_key={MADE_UP}"), (8, "credential-assignment"))
+        for ending in ("-here", "_here", ".here", "keyhere", "tokenhere", "secrethere", "passwordhere"):
+            for value in (MADE_UP + ending, MADE_UP + ending.upper()):
+                with self.subTest(value=value):
+                    self.assertIsNone(cp.find_secret(f"api_key={value}"))
+
     def test_a_key_in_a_query_string_names_one(self) -> None:
         """?key= and &key=: the API key of Google's and many other URLs; the
         same word in prose, or ending another parameter's name, names none."""
