@@ -953,8 +953,13 @@ def _holds_repeated_keys(values: Sequence[Any]) -> bool:
 
 def _first_holding(values: Sequence[Any]) -> int:
     """The index of the first of ``values`` that is or holds a RepeatedKeys
-    (one must), by halving: the encoder reads about twice the list."""
-    low, high = 0, len(values)
+    (one must).  Ranges that double from the start are each encoded once,
+    then the one that holds it is halved: halving the whole list would
+    encode an early item again at every step."""
+    low, size = 0, 1
+    while low + size < len(values) and not _holds_repeated_keys(values[low : low + size]):
+        low, size = low + size, size * 2
+    high = min(low + size, len(values))
     while high - low > 1:
         middle = (low + high) // 2
         if _holds_repeated_keys(values[low:middle]):
@@ -978,9 +983,15 @@ def find_duplicate_key(value: Any) -> str:
             if key not in OBJECT_FIELDS.get(kind or "", frozenset()):
                 return pointer
             item, pointer, kind = item[key], f"{pointer}/{key}", FIELD_KINDS.get(key)
-        else:
+        elif kind in ITEM_KINDS:
             index = _first_holding(item)
-            item, pointer, kind = item[index], f"{pointer}/{index}", ITEM_KINDS.get(kind or "")
+            item, pointer, kind = item[index], f"{pointer}/{index}", ITEM_KINDS[kind]
+        else:
+            # A list the format does not have here: the object that repeats
+            # a key is named only when it is one of its items.  No walk goes
+            # deeper, which would halve lists nested sixty deep at each level.
+            index = _first_holding(item)
+            return f"{pointer}/{index}" if isinstance(item[index], RepeatedKeys) else pointer
     return pointer
 
 

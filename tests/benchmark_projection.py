@@ -455,6 +455,18 @@ def _selection_shapes() -> dict[str, bytes]:
         "one key repeated in one object": (head + "{" + pairs + "}}").encode(),
         "nesting just under the bound, repeated": (head + "[" + _fill(_nested(62, ""), room - 100) + "]}").encode(),
         "nesting past the bound": ("[" * room).encode(),
+        # A repeated key under lists that are not the format's: deep, or wide.
+        "a repeated key under 60 lists of 1,024 items": (
+            '{"schemaVersion":1,"branches":'
+            + "[" * 60
+            + "0," * ((room - 60 * 2050) // 2)
+            + '{"a":0,"a":0}]'
+            + ("," + ",".join(["0"] * 1024) + "]") * 59
+            + "}"
+        ).encode(),
+        "a repeated key after 600,000 items": (
+            '{"schemaVersion":1,"branches":[[' + "0," * 600_000 + '{"a":0,"a":0}],' + "0," * 440_000 + "0]}"
+        ).encode(),
         "long numbers": (head + "[" + _fill("1" * cp.MAX_NUMBER_CHARS, room - 100) + "]}").encode(),
         "a string of escapes": (head + '"' + "\\u0041" * (room // 7) + '"}').encode(),
         "surrogate pairs as escapes": (head + '"' + "\\ud83d\\ude00" * (room // 13) + '"}').encode(),

@@ -2329,10 +2329,24 @@ class TestWhereNeverWhat(TempDirTestCase):
             valid.replace('"branchId": "child"', '"branchId": "child", "x": {"a": 1, "a": 2}'): "/branches/1",
             valid.replace('"revision": 1', '"revision": 1, "exclude": [{"a": 1, "a": 2}]'): "/exclude/0",
             valid.replace('"revision": 1', '"revision": 1, "branches": {"a": 1, "a": 2}'): "",
+            # Lists in place of a branch: one search in them, no deeper.
+            '{"schemaVersion": 1, "branches": [[0, {"a": 1, "a": 2}]]}': "/branches/0/1",
+            '{"schemaVersion": 1, "branches": [[[0, [{"a": 1, "a": 2}]]]]}': "/branches/0",
         }
         for text, at in cases.items():
             with self.subTest(at=at, text=text[:60]):
                 self.assertEqual(self.refusal(text.encode()), ("selection_duplicate_key", at, None))
+
+    def test_the_first_object_that_repeats_a_key_is_found_in_any_list(self) -> None:
+        rng = random.Random(61)
+        for _ in range(300):
+            values: list[Any] = [rng.choice([0, [0, 1], {"k": 0}]) for _ in range(rng.randint(1, 70))]
+            first = rng.randrange(len(values))
+            for index in sorted({first, *rng.sample(range(len(values)), min(3, len(values)))}):
+                if index >= first:
+                    values[index] = rng.choice([cp.RepeatedKeys(), [0, cp.RepeatedKeys()]])
+            with self.subTest(length=len(values), first=first):
+                self.assertEqual(cp._first_holding(values), first)
 
     def test_codes_with_no_single_place_have_no_at(self) -> None:
         for data in (b"{", b'{"a": NaN}', b"[" * 70 + b"]" * 70, b"\xff"):

@@ -619,6 +619,25 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
                 self.assertResult(self.cli(["--state-root", self.state, "--dry-run"]), "state_corrupt")
 
     @unittest.skipIf(resource is None, "CPU time of a child needs the resource module")
+    def test_a_repeated_key_deep_in_lists_is_placed_within_the_bound(self) -> None:
+        """A repeated key under sixty lists of a thousand items, after a
+        mebibyte of numbers: found, and placed at the nearest place of the
+        format, without encoding the lists again at every level."""
+        depth, width = 60, 1024
+        level = b"," + b",".join([b"0"] * width) + b"]"
+        numbers = b"0," * (512 * 1024)
+        data = (
+            b'{"schemaVersion":1,"branches":' + b"[" * depth + numbers + b'{"a":0,"a":0}]' + level * (depth - 1) + b"}"
+        )
+        path = self.write_selection(data, "deep-repeat")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result = self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.assertResult(result, "selection_duplicate_key", at="/branches/0")
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        self.assertLess(cpu, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS)
+
+    @unittest.skipIf(resource is None, "CPU time of a child needs the resource module")
     def test_a_state_built_to_make_the_decoder_slow_is_refused_within_the_bound(self) -> None:
         """16 MiB of nested arrays, of empty objects, or of distinct keys in
         one object (each with a string, so more strings than a state holds),
