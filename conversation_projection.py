@@ -1892,12 +1892,14 @@ def _token_start(behind: str, before: str = IDENTIFIER_CHARS_CLASS) -> str:
 # An escape that a pasted JSON string or URL puts right before a token
 # (\n, \t, \u0022, \x22, %22): its last character is blanked (same length,
 # so offsets hold) in the copy of the text the token shapes are scanned in,
-# so that the token still starts a token.  Unmatched groups expand to "".
+# so that the token still starts a token.  The pattern matches that last
+# character alone, behind the rest of its escape, so that each match is
+# replaced by a plain space, with no template to expand for each one.
 _ESCAPES_BEFORE_A_SHAPE = (
-    r"(\\)[nrtbfv0](?=[A-Za-z0-9_-])|(\\u[0-9A-Fa-f]{3})[0-9A-Fa-f](?=[A-Za-z0-9_-])"
-    r"|(\\x[0-9A-Fa-f])[0-9A-Fa-f](?=[A-Za-z0-9_-])|(%[0-9A-Fa-f])[0-9A-Fa-f](?=[A-Za-z0-9_-])"
+    r"(?:(?<=\\)[nrtbfv0]|(?<=\\u[0-9A-Fa-f]{3})[0-9A-Fa-f]|(?<=\\x[0-9A-Fa-f])[0-9A-Fa-f]"
+    r"|(?<=%[0-9A-Fa-f])[0-9A-Fa-f])(?=[A-Za-z0-9_-])"
 )
-_ESCAPE_BLANKED = r"\1\2\3\4 "
+_ESCAPE_BLANKED = " "
 
 
 class SecretRule:

@@ -1041,6 +1041,34 @@ class TestFields(unittest.TestCase):
                     assert hit is not None
                     self.assertEqual(rule, hit[1])
 
+    def test_the_last_character_of_an_escape_before_a_token_is_blanked(self) -> None:
+        """\\n, \\u0022, \\x22 and %22 right before a token character: the
+        escape's last character becomes a space, nothing else changes."""
+        hexdigits = set("0123456789abcdefABCDEF")
+        token = set(string.ascii_letters + string.digits + "_-")
+
+        def blanked(text: str) -> str:
+            out = list(text)
+            for i, char in enumerate(text):
+                if i + 1 >= len(text) or text[i + 1] not in token:
+                    continue
+                hex_run = lambda start, end: start >= 0 and hexdigits.issuperset(text[start:end])  # noqa: E731
+                if (
+                    (char in "nrtbfv0" and text[i - 1 : i] == "\\")
+                    or (char in hexdigits and i >= 5 and text[i - 5 : i - 3] == "\\u" and hex_run(i - 3, i))
+                    or (char in hexdigits and i >= 3 and text[i - 3 : i - 1] == "\\x" and hex_run(i - 1, i))
+                    or (char in hexdigits and i >= 2 and text[i - 2] == "%" and hex_run(i - 1, i))
+                ):
+                    out[i] = " "
+            return "".join(out)
+
+        escape = cp._secret_scanner().escape
+        rng = random.Random(52)
+        for _ in range(5_000):
+            text = "".join(rng.choice("\\ux%0aAF5n-_ g") for _ in range(rng.randint(1, 14)))
+            with self.subTest(text=text):
+                self.assertEqual(escape.sub(cp._ESCAPE_BLANKED, text), blanked(text))
+
     def test_a_kubernetes_secret_is_judged_only_in_the_field_that_says_so(self) -> None:
         """The data: block of a manifest counts only where the same field
         says kind: Secret, spelled as Kubernetes spells it."""
