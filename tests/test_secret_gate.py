@@ -865,6 +865,15 @@ class TestJudgement(unittest.TestCase):
                 with self.subTest(value=value):
                     self.assertIsNone(cp.find_secret(f"api_key={value}"))
 
+    def test_a_key_right_after_an_escape_is_read_without_it(self) -> None:
+        """ "%22api_key", "\\u0022api_key": the escape's tail is no part of
+        the key, which names a secret only when read whole."""
+        token = rand(ALNUM, 20, random.Random(48))
+        for escape in ("%22", "%2C", "\\n", "\\t", "\\u0022", "\\u00A0", "\\x22", ""):
+            text = f"{escape}api_key={token}"
+            with self.subTest(escape=escape):
+                self.assertEqual(cp.find_secret(text), (text.index(token), "credential-assignment"))
+
     def test_a_key_in_a_query_string_names_one(self) -> None:
         """?key= and &key=: the API key of Google's and many other URLs; the
         same word in prose, or ending another parameter's name, names none."""
