@@ -856,6 +856,17 @@ class TestJudgement(unittest.TestCase):
                 with self.subTest(key=key, value=value):
                     self.assertIsNone(cp.find_secret(key + value + ('"' if key.endswith('"') else "")))
 
+    def test_a_token_is_a_mask_when_its_last_sixteen_characters_are_three_or_fewer(self) -> None:
+        """ghp_…xxxx: sixteen closing characters of at most three kinds mask
+        a token; one kind more among the sixteen and it is a token."""
+        body = rand(ALNUM, 20, random.Random(49))
+        prefix = "gh" + "p_"
+        for tail, masked in (("x" * 16, True), ("Qxyz" * 4, False), ("Q" + "xyz" * 5, False), ("xyz" * 5 + "x", True)):
+            text = f"token {prefix}{body}{tail} here"
+            with self.subTest(tail=tail):
+                hit = cp.find_secret(text)
+                self.assertEqual(hit, None if masked else (6, "github-token"))
+
     def test_a_value_that_ends_as_a_placeholder_does_passes(self) -> None:
         """ "…_here", "…tokenhere": the ending alone marks a placeholder, on
         a body that would otherwise be judged a secret."""
