@@ -867,6 +867,16 @@ class TestJudgement(unittest.TestCase):
                 hit = cp.find_secret(text)
                 self.assertEqual(hit, None if masked else (6, "github-token"))
 
+    def test_an_xml_element_holds_the_value_only_when_its_closing_tag_follows(self) -> None:
+        """<password> … </password>: blanks and line breaks may stand between
+        the value and the closing tag; any other text means the element
+        holds more than one value, and the value is not read as its."""
+        token = rand(ALNUM, 20, random.Random(53))
+        for between, found in (("", True), ("\n", True), ("\n    ", True), (" \t\r\n", True), ("\n    x", False)):
+            text = f"<password>\n    {token}{between}</password>"
+            with self.subTest(between=between):
+                self.assertEqual(cp.find_secret(text), (text.index(token), "credential-assignment") if found else None)
+
     def test_a_value_that_ends_as_a_placeholder_does_passes(self) -> None:
         """ "…_here", "…tokenhere": the ending alone marks a placeholder, on
         a body that would otherwise be judged a secret."""
