@@ -152,6 +152,16 @@ class TestResultLine(TempDirTestCase):
         for code in cp.CODES:
             self.assertIn(f"`{code}`", readme, f"README must document {code}")
 
+    def test_the_state_bounds_are_those_the_readme_states(self) -> None:
+        import re
+
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+            readme = handle.read()
+        found = re.search(r"own bounds \((\d+) MiB, ([\d,]+) tombstones\)", readme)
+        assert found is not None
+        self.assertEqual(int(found[1]) * 1024 * 1024, cp.MAX_STATE_BYTES)
+        self.assertEqual(int(found[2].replace(",", "")), cp.MAX_TOMBSTONES)
+
     def test_failure_line_has_exactly_the_always_present_keys(self) -> None:
         line = json.loads(cp.result_line(cp.Outcome("state_locked", {"branches": 3})))
         self.assertEqual(
