@@ -693,11 +693,19 @@ def _token_offset(data: bytes, token: str) -> int:
     position = quotes = 0
     while (found := blanked.find(wanted, position)) >= 0:
         quotes += blanked.count(b'"', position, found)
+        if quotes % 2:
+            # Inside a string: on past its closing quote, in one step
+            # however often the string holds the token.
+            position = blanked.find(b'"', found) + 1
+            if position == 0:
+                break
+            quotes += 1
+            continue
         position = found + len(wanted)
         whole = (found == 0 or blanked[found - 1] not in TOKEN_BYTES) and (
             position == len(blanked) or blanked[position] not in TOKEN_BYTES
         )
-        if whole and quotes % 2 == 0:
+        if whole:
             return found
     return len(data)
 

@@ -386,6 +386,9 @@ class TestStrictJson(unittest.TestCase):
         (b'{"a": "' + b"[" * 70 + b'", "b": NaN}', 1, 86),
         (b'{"a": "' + b"1" * 40 + b'", "b": NaN}', 1, 56),
         (b'{"a": "' + b"1" * 40 + b'\xff"}', 1, 48),
+        # The token itself inside strings, escaped quotes among them.
+        (b'{"a": "NaN NaN \\"NaN\\" NaN", "b": "NaN", "c": NaN}', 1, 47),
+        (b'{"a": "1e999 \\"1e999", "b": [1e999]}', 1, 30),
         # A long number is reported where its token starts.
         (b'{"a": 2.' + b"5" * 40 + b"}", 1, 7),
         (b'{"a": [3, 12e' + b"5" * 40 + b"]}", 1, 11),
