@@ -1865,6 +1865,10 @@ _ASSIGNMENT = (
     r":?[ \t]{0,8}+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
+# The OpenLDAP clients that take a bind password after -w.  The tokens a
+# flag row reads after a command stop at the next such command, so that a
+# run of commands ("ldapadd ldapadd …") costs one step each, not sixteen.
+_LDAP_COMMAND = r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)"
 # "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
 # Chinese and Korean prose.
 _NATIVE_IS = r"[ \t]{0,8}+[\u306f\u662f\u70ba\u4e3a\ub294\uc740][ \t]{0,8}+"
@@ -2478,13 +2482,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # user/password@service of sqlplus.
     SecretRule(
         "credential-flag",
-        r"redis-cli(?:[ \t]++[^\s\x00]{1,128}+){0,12}?[ \t]++-a[ \t]++(?P<password>)" + _VALUE,
+        r"redis-cli(?:[ \t]++(?!redis-cli(?![^\s\x00]))[^\s\x00]{1,128}+){0,12}?[ \t]++-a[ \t]++(?P<password>)"
+        + _VALUE,
         example=r"redis-cli -h cache\.internal -a [A-Za-z0-9]{14}",
     ),
     SecretRule(
         "credential-flag",
-        r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)"
-        r"(?:[ \t]++[^\s\x00]{1,256}+){0,16}?[ \t]++-w[ \t]++(?P<password>)" + _VALUE,
+        _LDAP_COMMAND + r"(?:[ \t]++(?!" + _LDAP_COMMAND + r"(?![^\s\x00]))[^\s\x00]{1,256}+){0,16}?"
+        r"[ \t]++-w[ \t]++(?P<password>)" + _VALUE,
         example=r"ldapsearch -x -D cn=admin,dc=example,dc=org -w [A-Za-z0-9]{14}",
     ),
     SecretRule(
