@@ -1800,9 +1800,10 @@ MAX_VALUE_CHARS = 256
 # bare (up to a space, quote, bracket, "," ";" or "&" as in a query string;
 # not starting with "-" after a space, which is the next flag).  Quotes are part of the
 # capture; the judge removes them.  A bare value of letters of one case,
-# "_", ".", "/" and "-" is a word or a name, which the judge would turn
-# away: the two lookaheads do it first, so that prose ("the password is
-# strong") costs no judgement.  They stop at the first other character; "="
+# "_", ".", "/" and "-" is a word or a name, and one of digits alone a
+# number, which the judge would turn away: the lookaheads do it first, so
+# that prose ("the password is strong") and numbers (pwd=000000, quoted or
+# not) cost no judgement.  They stop at the first other character; "="
 # and ":" are not among theirs, so that "password=password=…" cannot make
 # each key re-read the same run.  A bare value right before "(" or "[" is
 # code that fetches the secret (os.getenv(…), os.environ[…]).
@@ -1812,9 +1813,11 @@ _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
 _VALUE = (
     r"\\?+"
-    rf"(?P<value>\"[^\"\x00\n]{_VALUE_CHARS}\"|'[^'\x00\n]{_VALUE_CHARS}'|`[^`\x00\n]{_VALUE_CHARS}`"
+    rf"(?P<value>\"(?![0-9]{{0,256}}+\")[^\"\x00\n]{_VALUE_CHARS}\""
+    rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
+    rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
     rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
 )
 # "is" in English, German, French and Spanish prose.
