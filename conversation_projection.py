@@ -1219,6 +1219,15 @@ def _joiner_places() -> str:
 MAX_MARKS_BEFORE_HYPHEN = 4
 
 
+def _hyphen_places() -> str:
+    """5: a soft hyphen between two letters, the first maybe with its marks:
+    one fixed-width look behind for each count of them."""
+    letter = _table_class(UCD_LETTERS)
+    marks = _table_class(UCD_MARKS)
+    behind = "|".join(f"(?<={letter}{marks * count}\\u00ad)" for count in range(MAX_MARKS_BEFORE_HYPHEN + 1))
+    return f"\\u00ad(?={letter})(?:{behind})"
+
+
 # Each kind of judged invisible character (a pattern), and how to write the
 # pattern of its allowed places: the character, then what must precede it
 # (looking behind) and what must follow.  What precedes is never a
@@ -1231,8 +1240,7 @@ ALLOWED_PLACES: dict[str, Callable[[], str]] = {
     JOINERS: _joiner_places,
     # 4: a zero-width space between two characters of scripts written without spaces.
     "\\u200b": lambda: f"\\u200b(?<={_table_class(UCD_SPACELESS)}\\u200b)(?={_table_class(UCD_SPACELESS)})",
-    # 5: a soft hyphen between two letters.
-    "\\u00ad": lambda: f"\\u00ad(?<={_table_class(UCD_LETTERS)}\\u00ad)(?={_table_class(UCD_LETTERS)})",
+    "\\u00ad": _hyphen_places,
     # 5: a Mongolian free variation selector after a Mongolian letter.
     "[\\u180b-\\u180d\\u180f]": lambda: (
         f"[\\u180b-\\u180d\\u180f](?<={_table_class(UCD_MONGOLIAN_LETTERS)}[\\u180b-\\u180d\\u180f])"
@@ -1257,7 +1265,6 @@ class UnicodeRules:
 
     __slots__ = (
         "allowed",
-        "hyphen_marks",
         "ignorable",
         "inherited",
         "marks",
@@ -1291,7 +1298,6 @@ class UnicodeRules:
         self.script_names: list[str] = []
         self.script_table = ""
         self.misjoined: re.Pattern[str] | None = None
-        self.hyphen_marks: re.Pattern[str] | None = None
 
     def allowed_places(self, kind: str) -> re.Pattern[str]:
         import re
@@ -1300,17 +1306,17 @@ class UnicodeRules:
             self.allowed[kind] = re.compile(ALLOWED_PLACES[kind]())
         return self.allowed[kind]
 
-    def unmarked_hyphens(self, text: str) -> str:
-        """The text without the marks (any, up to MAX_MARKS_BEFORE_HYPHEN)
-        before each soft hyphen: a letter with its marks is a letter, and
-        what stands before them decides.  The text is read backwards, so
-        that the pattern starts with the hyphen and re scans for it."""
+    def misplaced(self, kind: str) -> re.Pattern[str]:
+        """A character of the kind where none of its allowed places is: each
+        place is one character and what stands around it, so one search
+        finds the first that is not, with no match made for the others.
+        The character comes first, so that re scans for it."""
         import re
 
-        if self.hyphen_marks is None:
-            marks = _table_class(UCD_MARKS)
-            self.hyphen_marks = re.compile(f"\\u00ad(?:{marks}){{1,{MAX_MARKS_BEFORE_HYPHEN}}}")
-        return self.hyphen_marks.sub("\u00ad", text[::-1])[::-1]
+        key = "misplaced " + kind
+        if key not in self.allowed:
+            self.allowed[key] = re.compile(f"(?:{kind})(?<!{ALLOWED_PLACES[kind]()})")
+        return self.allowed[key]
 
     def script_chars(self) -> str:
         """A translation table: each code point's joining script as a
@@ -1360,21 +1366,21 @@ def misplaced_invisible(text: str) -> bool:
     # Inherited marks before a joiner, a zero-width space or a soft hyphen
     # belong to the letter before them: those kinds are judged without them.
     inherited = rules.inherited.search(text) is not None
-    unmarked = rules.marks.sub("", text) if inherited else text
     selectors = re.search(SELECTOR_KINDS, text) is not None
     for kind in ALLOWED_PLACES:
         if not _holds(text, kind, selectors):
             continue
-        # What no allowed place accounts for; each place costs the regex
-        # engine one step, nothing costs Python.
-        subject = unmarked if kind == "\\u200b" else rules.unmarked_hyphens(text) if kind == "\\u00ad" else text
+        subject = rules.marks.sub("", text) if kind == "\\u200b" and inherited else text
+        if kind != JOINERS:
+            if rules.misplaced(kind).search(subject) is not None:
+                return True
+            continue
+        # The joiners no emoji sequence accounts for must join a script.
         left = rules.allowed_places(kind).sub("", subject)
-        if kind == JOINERS and _holds(left, kind, selectors):
+        if _holds(left, kind, selectors):
             left = rules.marks.sub("", left) if inherited else left
             if not _joined_within_a_script(rules, left):
                 return True
-        elif _holds(left, kind, selectors):
-            return True
     return False
 
 
@@ -1434,22 +1440,17 @@ def _fold_char(char: str) -> str:
 # Each character's fold, computed the first time a text holds it.
 _folds: dict[str, str] = {}
 # The characters that fold to themselves, ASCII first: a set difference
-# leaves only those a piece of text needs folded.
+# leaves only those a text needs folded.
 _stable: set[str] = {chr(c) for c in range(128)}
 _invisible: list[re.Pattern[str]] = []
-# Text is checked for folding in pieces of this many characters: most
-# pieces are folded already (NFKC's quick check, a C-level pass, says so)
-# and only the others are folded character by character.
-FOLD_PIECE_CHARS = 64
 
 
 def fold_for_scan(text: str) -> str:
     """The text as a reader sees it, for the secret scan: invisible
     characters removed, compatibility forms folded, at most MAX_FOLD_CHARS
-    characters for each one read.  ASCII is left as is.  Folding piece by
-    piece and character by character, then composing what the folds put
-    side by side, gives the NFKC form of the whole (each fold is
-    equivalent to its character)."""
+    characters for each one read.  ASCII is left as is.  Folding character
+    by character, then composing what the folds put side by side, gives the
+    NFKC form of the whole (each fold is equivalent to its character)."""
     if text.isascii():
         return text
     import re
@@ -1459,33 +1460,27 @@ def fold_for_scan(text: str) -> str:
         invisible = [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS]
         ranges = "".join(f"{chr(first)}-{chr(last)}" for first, last in invisible)
         _invisible.append(re.compile(f"[{ranges}]+"))
+    if "\u00ad" in text:
+        # Soft hyphens, which a text may hold by the hundred, in one C pass.
+        text = text.replace("\u00ad", "")
     text = _invisible[0].sub("", text)
+    if unicodedata.is_normalized("NFKD", text):
+        # No character of it decomposes, so each folds to itself and
+        # composing is all NFKC can do (normalize() returns a normalized
+        # text as it is).  NFKD's check has no "maybe": it costs one pass.
+        return unicodedata.normalize("NFKC", text)
     if unicodedata.is_normalized("NFKC", text):
         return text
-    # Runs of pieces that need folding are folded whole: one set of
-    # characters per run, however long.
-    pieces = []
-    run_start = -1
-    for start in range(0, len(text) + FOLD_PIECE_CHARS, FOLD_PIECE_CHARS):
-        needed = start < len(text) and not unicodedata.is_normalized("NFKC", text[start : start + FOLD_PIECE_CHARS])
-        if needed and run_start < 0:
-            run_start = start
-        elif not needed:
-            if run_start >= 0:
-                pieces.append(_fold_piece(text[run_start:start]))
-                run_start = -1
-            pieces.append(text[start : start + FOLD_PIECE_CHARS])
-    folded = "".join(pieces)
-    return folded if unicodedata.is_normalized("NFKC", folded) else unicodedata.normalize("NFKC", folded)
+    return unicodedata.normalize("NFKC", _fold_chars(text))
 
 
-def _fold_piece(piece: str) -> str:
-    """Each character of the piece replaced by its fold, in one pass: a
+def _fold_chars(text: str) -> str:
+    """Each character of the text replaced by its fold, in one pass: a
     replace for each distinct character would read a text of two thousand
     distinct ones two thousand times.  A fold holds only characters that
     fold to themselves, so one pass gives what replacing one at a time did."""
     table: dict[int, str] = {}
-    for char in set(piece) - _stable:
+    for char in set(text) - _stable:
         folded = _folds.get(char)
         if folded is None:
             folded = _folds[char] = _fold_char(char)
@@ -1493,7 +1488,7 @@ def _fold_piece(piece: str) -> str:
             _stable.add(char)
         else:
             table[ord(char)] = folded
-    return piece.translate(table) if table else piece
+    return text.translate(table) if table else text
 
 
 def _first_repeat(values: Sequence[str]) -> int | None:
