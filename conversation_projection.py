@@ -2566,13 +2566,15 @@ LABEL_LOOKBACK = 48
 IDENTIFIER_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # At most this many matches are judged in one text (a selection's fields
-# joined): each costs microseconds, and a text that needs more is refused
-# as a whole under CANDIDATE_LIMIT_RULE rather than scanned in part.  A
-# value of digits alone is never a credential (the judge would turn it
-# away) and is not counted: logs full of "input_tokens=721429" stay far
-# below; the bound is one judged key-and-value per 70 characters of a
-# 2 MiB selection.
-MAX_SECRET_CANDIDATES = 30_000
+# joined): each costs tens of microseconds, and a text that needs more is
+# refused as a whole under CANDIDATE_LIMIT_RULE rather than scanned in
+# part.  A value of digits alone is never a credential (the judge would
+# turn it away) and is not counted: logs full of "input_tokens=721429"
+# stay far below.  The bound is one judged key-and-value per 210
+# characters of a 2 MiB selection; technical prose about credentials holds
+# one per thousand or more, and the look-alikes the tests hold (written to
+# be dense in them) one per 330.
+MAX_SECRET_CANDIDATES = 10_000
 CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 # Placeholders, masks, references and template syntax, matched in any case
 # against a whole value.  "$VAR" alone is a placeholder only when VAR reads
@@ -3273,9 +3275,9 @@ def _longest_token_run(text: str, runs: list[int]) -> int:
 
 def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]) -> tuple[SecretHit | None, int]:
     """The hit when this match is a secret, else None;
-    and where the scan resumes: after the match, or inside a quoted value
-    that was turned away, which may hold a credential of its own
-    (Token: "see notes; the password is …")."""
+    and where the scan resumes: after the match, right after a key turned
+    away, or inside a value turned away, which may hold a credential of its
+    own (Token: "see notes; the password is …")."""
     index, family, anchor_chars = scan.rows[match.lastgroup if scan.merged else None]
     group = scan.value_group
     if group is None:
@@ -3294,11 +3296,13 @@ def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
         return (offset, index, family, (value, None)), match.end()
     password = scan.non_ascii or (scan.has_password and match["password"] is not None)
     key_start = match.start("key") if scan.has_key else -1
+    identifier = ""
     if key_start >= 0:
         key_end = match.end("key")
         verdict, identifier_start = _key_verdict(scanner, text, key_start, key_end)
+        identifier = text[identifier_start:key_end]
         if verdict == _NOT_SECRET:
-            return None, resume
+            return None, key_end  # what follows is read again (see below)
         password = verdict != _SECRET
         if quoted and " " in value:
             # 'Authorization': 'Bearer …': the scheme inside the quotes.
@@ -3310,16 +3314,25 @@ def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
             resume = min(resume, key_end)  # "to … is": what the words hold is scanned again
         if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
             return None, resume
+    # Before the value is judged: a value that assigns its key again is read
+    # inside whatever it is, and judging it first would cost a judgement of
+    # up to MAX_VALUE_CHARS for each key it holds (#a_password=x#b_password=…).
+    again = _key_read_again(scanner, value, identifier) if identifier else -1
+    if again >= 0:
+        # A pattern (s/password=.*/password=x/): judge what it holds.
+        return None, offset + again if again else key_end
     if not _credential_value(scanner, value, password):
+        # What follows a key turned away is read again from right after it:
+        # a key may stand where its value or a declared type seemed to be
+        # ("Credentials: password: …", "key: password=…", "pass: auth=…").
         # So may a value that is an assignment itself (bos_token=…).
-        return None, offset if _an_assignment(scanner, value, password) else resume
+        if key_start >= 0:
+            return None, key_end
+        return None, offset if "=" in raw or ":" in raw else resume
     if key_start < 0:
         return (offset, index, family, (value, None)), match.end()
-    identifier = text[identifier_start:key_end]
     if _repeats_key(scanner, value, identifier):
         return None, resume
-    if _holds_its_key(scanner, value, identifier):
-        return None, offset  # a pattern (s/password=.*/password=x/): judge what it holds
     label_start, _ = _within_field(text, identifier_start - LABEL_LOOKBACK, identifier_start, key_end, key_end)
     label = text[label_start:key_end].lower()
     return (offset, index, family, (value, label)), match.end()
@@ -3520,12 +3533,25 @@ def _repeats_key(scanner: _SecretScanner, value: str, identifier: str) -> bool:
     return folded_value in folded or (bool(words) and words[-1] in folded_value)
 
 
-def _holds_its_key(scanner: _SecretScanner, value: str, identifier: str) -> bool:
-    """A value that assigns its own key again is an expression about the
-    key, a sed or regex pattern, not its value; the scan goes on inside it."""
+def _key_read_again(scanner: _SecretScanner, value: str, identifier: str) -> int:
+    """Where in the value the scan goes on when the value assigns its own key
+    again, else -1.  Such a value is an expression about the key, a sed or
+    regex pattern, not its value: the scan reads what it holds, from its
+    start.  A value that is nothing but its key assigned again, but for a
+    tail too short to judge (password=password=…), is read from the last
+    time only, so that no repetition is taken for a key of its own."""
     words = _key_words(scanner, identifier, True)
+    if not words:
+        return -1
     folded = value.lower()
-    return bool(words) and (f"{words[-1]}=" in folded or f"{words[-1]}:" in folded)
+    assigned, labelled = f"{words[-1]}=", f"{words[-1]}:"
+    if assigned not in folded and labelled not in folded:
+        return -1
+    # NUL, which no value holds, for each time the key is assigned again.
+    rest = folded.replace(assigned, "\x00").replace(labelled, "\x00").lstrip("\x00")
+    if "\x00" in rest or len(rest) >= MIN_VALUE_CHARS:
+        return 0
+    return max(folded.rfind(assigned), folded.rfind(labelled))
 
 
 def _credential_value(scanner: _SecretScanner, value: str, password: bool) -> bool:
@@ -3676,7 +3702,7 @@ def _mostly_runs(value: str) -> bool:
         return False
     import operator
 
-    # Mapped in C: a selection may hold 30,000 values to judge.
+    # Mapped in C: a selection may hold 10,000 values to judge.
     codes = list(map(ord, value.lower()))
     differences = list(map(operator.sub, codes[1:], codes))
     steps = differences.count(0) + differences.count(1)
@@ -3768,7 +3794,7 @@ def _shape_inside(scanner: _SecretScanner, value: str) -> str | None:
     best: SecretHit | None = None
     for scan in scanner.scans:
         # Every match of a scan starts with its first character: a value
-        # without it is not searched (a selection may hold 30,000 values).
+        # without it is not searched (a selection may hold 10,000 values).
         if scan.first not in value:
             continue
         if scan.value_group is None or not (scan.has_key or scan.has_password or scan.has_user):

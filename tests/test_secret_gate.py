@@ -844,6 +844,32 @@ class TestJudgement(unittest.TestCase):
     def test_single_quoted_value_is_flagged(self) -> None:
         self.assertEqual(cp.find_secret(f"password='{MADE_UP}'"), (10, "credential-assignment"))
 
+    def test_a_value_that_assigns_its_key_again_is_read_inside_whatever_it_is(self) -> None:
+        """A value holding its own key is an expression about the key (a sed
+        pattern, a template), not its value: the scan reads what it holds,
+        even when the value itself would be turned away (a placeholder)."""
+        for text in (
+            f"password=$OLD.password/password={MADE_UP}",
+            f"sed -e s/password=$OLD.x/password={MADE_UP}/",
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.rindex("=") + 1, "credential-assignment"))
+
+    def test_what_follows_a_key_turned_away_is_read_again(self) -> None:
+        """A key whose value is turned away (another key, a word) or that
+        names no secret may stand before a key of its own: the scan goes on
+        right after it, not after what seemed to be its value."""
+        for text in (
+            f"Credentials: password: {MADE_UP}",
+            f"secret: token: {MADE_UP}",
+            f"token= password: {MADE_UP}",
+            f"key= secret: {MADE_UP}",
+            f"key: password={MADE_UP}",
+            f"id: pass: auth={MADE_UP}",
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+
     def test_assignment_after_a_length_changing_character_is_flagged(self) -> None:
         for prefix in ("İstanbul notes. ", "Straße ", "ﬃ "):
             with self.subTest(prefix=prefix):
@@ -1702,6 +1728,10 @@ def hostile_units(rng: random.Random) -> dict[str, Callable[[], str]]:
             "distinct quoted prose": lambda: 'token: "' + " ".join(rand(LOWER, 5, rng) for _ in range(3)) + '" ',
             "distinct default URL credentials": lambda: " redis://{0}:{0}@h ".format(rand(LOWER, 6, rng)),
             "masks in a token's shape": lambda: " AK" + "IA" + "X" * 12 + rand("XY", 4, rng) + " ",
+            "keys assigned again in their values": lambda: (
+                "#" + mixed(ALNUM, 3, rng) + "_password=" + rand("!$*+./:?@^|~", 2, rng)
+            ),
+            "commands read ahead of": lambda: "ldapadd ",
         }
     )
     return units
@@ -1776,6 +1806,15 @@ class TestLinearTime(unittest.TestCase):
 
     def test_ordinary_text_stays_far_below_the_limit(self) -> None:
         text = "\x00".join(look_alikes() * 4)
+        self.assertIsNone(cp.find_secret(text))
+
+    def test_look_alikes_as_large_as_a_selection_stay_below_the_limit(self) -> None:
+        """Text written to be dense in credential-shaped candidates, as much
+        of it as the largest selection holds, is judged to the end."""
+        texts = look_alikes()
+        repeats = cp.MAX_SELECTION_BYTES // len("\x00".join(texts).encode()) + 1
+        text = "\x00".join(texts * repeats)
+        self.assertGreater(len(text.encode()), cp.MAX_SELECTION_BYTES)
         self.assertIsNone(cp.find_secret(text))
 
 
