@@ -1424,6 +1424,18 @@ class TestValueJudgements(unittest.TestCase):
                 with self.subTest(judgement=name, value=value):
                     self.assertEqual(judgement(scanner, value, False), reason)
 
+    def test_after_a_password_key_a_type_needs_a_module_path(self) -> None:
+        """password: secrecy::SecretString is code, password: SecretString a
+        password that happens to read as a type."""
+        scanner = cp._secret_scanner()
+        for value, reason in (
+            ("secrecy::SecretString", "type"),
+            ("pydantic.SecretStr", "type"),
+            ("SecretString", None),
+        ):
+            with self.subTest(value=value):
+                self.assertEqual(cp._a_type_name(scanner, value, True), reason)
+
     def test_no_judgement_turns_a_random_credential_away(self) -> None:
         scanner = cp._secret_scanner()
         rng = random.Random(45)
