@@ -376,13 +376,14 @@ def hostile_text(unit: Callable[[], str]) -> str:
 
 
 def hostile_selection(
-    unit: Callable[[], str], text: Callable[[Callable[[], str]], str] = hostile_text
+    unit: Callable[[], str], text: Callable[[Callable[[], str]], str] = hostile_text, ensure_ascii: bool = True
 ) -> dict[str, Any]:
     """Summaries of 2,000 characters of one unit repeated (or each of one
     unit, with ``text=lambda unit: unit()``), as many as fit just under
-    2 MiB: the most of it a selection can hold."""
+    2 MiB, written with json.dumps(ensure_ascii=...): the most of it a
+    selection can hold."""
     summaries_per_branch = cp.MAX_SUMMARIES_PER_BRANCH
-    per_summary = len(json.dumps(text(unit))) + 90
+    per_summary = len(json.dumps(text(unit), ensure_ascii=ensure_ascii).encode()) + 90
     count = cp.MAX_SELECTION_BYTES // per_summary
     branches = []
     for b in range(count // summaries_per_branch + 1):
@@ -393,7 +394,7 @@ def hostile_selection(
         if summaries:
             branches.append({"branchId": f"b-{b:03d}", "sourceRevision": 1, "sources": [], "summaries": summaries})
     value = {"schemaVersion": 1, "corpusId": "hostile", "revision": 1, "branches": branches}
-    while len(json.dumps(value).encode()) > cp.MAX_SELECTION_BYTES:
+    while len(json.dumps(value, ensure_ascii=ensure_ascii).encode()) > cp.MAX_SELECTION_BYTES:
         branches[-1]["summaries"].pop()
     return value
 
@@ -471,7 +472,9 @@ def _selection_shapes() -> dict[str, bytes]:
         "a string of escapes": (head + '"' + "\\u0041" * (room // 7) + '"}').encode(),
         "surrogate pairs as escapes": (head + '"' + "\\ud83d\\ude00" * (room // 13) + '"}').encode(),
         "whitespace": (" " * room + "{}").encode(),
-        "2 MiB of U+FDFA": json.dumps(hostile_selection(lambda: "\ufdfa"), ensure_ascii=False).encode(),
+        "2 MiB of U+FDFA": json.dumps(
+            hostile_selection(lambda: "\ufdfa", ensure_ascii=False), ensure_ascii=False
+        ).encode(),
         "summaries of \\n escapes": json.dumps(hostile_selection(lambda: "a\n")).encode(),
         "tiny summaries": json.dumps(make_selection(220, 0, 100, 1)).encode(),
         # Every candidate judged to the end: a secret in each summary (each
@@ -481,6 +484,19 @@ def _selection_shapes() -> dict[str, bytes]:
         ).encode(),
         "judged values that are not secrets": json.dumps(
             hostile_selection(lambda: "pass=" + _random(10, "x9Q") + " ")
+        ).encode(),
+        # Each once cost a judgement, a pattern step or a Python loop turn
+        # per few characters.
+        "values that assign their key again": json.dumps(
+            hostile_selection(lambda: "#" + _random(3) + "_password=" + _random(2, "!$*+./:?@^|~"))
+        ).encode(),
+        "a run of ldap commands": json.dumps(hostile_selection(lambda: "ldapadd ")).encode(),
+        "numbers after a key": json.dumps(hostile_selection(lambda: "pwd=000000 ")).encode(),
+        "soft hyphens after four accents": json.dumps(
+            hostile_selection(lambda: "a\u0301\u0301\u0301\u0301\u00ad", ensure_ascii=False), ensure_ascii=False
+        ).encode(),
+        "a token inside a long string, then outside": (
+            '{"schemaVersion":1,"x":"' + "NaN" * (room // 3) + '","y":NaN}'
         ).encode(),
     }
 

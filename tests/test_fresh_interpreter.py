@@ -16,6 +16,7 @@ Only ``python_missing`` is not here: it belongs to the PowerShell wrapper.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -755,6 +756,67 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         self.assertResult(result, "checked")
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         print(f"\n2 MiB of U+FDFA, fresh --dry-run: {cpu:.2f} s CPU")
+        self.assertLess(cpu, self.BOUND_CPU_SECONDS)
+
+    @unittest.skipIf(resource is None, "CPU time of a child needs the resource module")
+    def test_selections_built_against_the_scan_are_judged_within_the_bound(self) -> None:
+        """2 MiB selections that each once cost one judgement, pattern step
+        or Python loop turn per few characters: values that assign their
+        key again, a run of commands each read sixteen tokens ahead, numbers
+        after a key, soft hyphens after accented letters, and a token inside
+        a long string before the one that ends the JSON."""
+        rng = random.Random(61)
+        punctuation = ALNUM + "!$*+./:?@^|~"
+        shapes = {
+            "keys assigned again": (
+                lambda: "#" + "".join(rng.choices(ALNUM, k=3)) + "_password=" + "".join(rng.choices(punctuation, k=2)),
+                "selection_secret",
+            ),
+            "ldap commands": (lambda: "ldapadd ", "checked"),
+            "numbers after a key": (lambda: "pwd=000000 ", "checked"),
+            "quoted numbers after a key": (lambda: 'pwd="000000" ', "checked"),
+            "soft hyphens after accents": (lambda: "a\u0301\u0301\u0301\u0301\u00ad", "checked"),
+        }
+        for name, (unit, code) in shapes.items():
+            with self.subTest(name):
+                text = ""
+                while len(text) < cp.MAX_TEXT_CHARS:
+                    text += unit()
+                text = text[: cp.MAX_TEXT_CHARS - 1] + "a"
+                self.assert_judged_within_the_bound(self.filled_selection(text), code)
+        with self.subTest("a token inside a string"):
+            data = b'{"schemaVersion":1,"x":"' + b"NaN" * ((cp.MAX_SELECTION_BYTES - 60) // 3) + b'","y":NaN}'
+            self.assert_judged_within_the_bound(data, "selection_malformed")
+
+    def filled_selection(self, text: str) -> bytes:
+        """Summaries of the text, as many as fit in a selection's bytes."""
+        encoded = json.dumps(text, ensure_ascii=False).encode()
+        count = cp.MAX_SELECTION_BYTES // (len(encoded) + 90)
+        branches = [
+            {
+                "branchId": f"b{start}",
+                "sourceRevision": 1,
+                "sources": [],
+                "summaries": [
+                    {"summaryId": f"s{i}", "role": "user", "kind": "summary", "approved": True, "text": text}
+                    for i in range(start, min(start + cp.MAX_SUMMARIES_PER_BRANCH, count))
+                ],
+            }
+            for start in range(0, count, cp.MAX_SUMMARIES_PER_BRANCH)
+        ]
+        value = {"schemaVersion": 1, "corpusId": "c", "revision": 1, "branches": branches}
+        data = json.dumps(value, ensure_ascii=False).encode()
+        self.assertLessEqual(len(data), cp.MAX_SELECTION_BYTES)
+        self.assertGreater(len(data), cp.MAX_SELECTION_BYTES * 0.9)
+        return data
+
+    def assert_judged_within_the_bound(self, data: bytes, code: str) -> None:
+        path = self.write_selection(data)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        result = self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.assertEqual(result.code, code)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         self.assertLess(cpu, self.BOUND_CPU_SECONDS)
 
 
