@@ -855,6 +855,17 @@ class TestJudgement(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertEqual(cp.find_secret(text), (text.rindex("=") + 1, "credential-assignment"))
 
+    def test_pass_after_a_declaration_is_a_key_and_after_prose_is_not(self) -> None:
+        """export pass=…, set pass=…: code that declares it; "the pass: …",
+        "boarding pass: …": prose about something else."""
+        for word in ("export", "set", "let", "var", "const", "local", "declare", "readonly", "my", "our"):
+            for text in (f"{word} pass={MADE_UP}", f"{word} pass: {MADE_UP}"):
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+        for text in (f"the pass: {MADE_UP}", f"boarding pass: {MADE_UP}"):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
     def test_what_follows_a_key_turned_away_is_read_again(self) -> None:
         """A key whose value is turned away (another key, a word) or that
         names no secret may stand before a key of its own: the scan goes on
