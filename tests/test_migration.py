@@ -409,7 +409,10 @@ class TestBulkLedgerChecks(unittest.TestCase):
         }
         for name, mark in marks.items():
             with self.subTest(name):
-                self.assertFalse(cp._high_water_well_formed({"a": good, "b": mark}))
+                self.assertIs(cp._high_water_well_formed({"a": good, "b": mark}), False)
+        for not_a_map in ([good], None, "a"):
+            with self.subTest(not_a_map=not_a_map):
+                self.assertIs(cp._high_water_well_formed(not_a_map), False)
 
     def test_tombstones_must_strictly_increase(self) -> None:
         self.assertTrue(cp._tombstones_well_formed(["a", "b", "c"]))
