@@ -1443,12 +1443,30 @@ _folds: dict[str, str] = {}
 # leaves only those a text needs folded.
 _stable: set[str] = {chr(c) for c in range(128)}
 _invisible: list[re.Pattern[str]] = []
+# NFKC puts each run of combining marks in canonical order by an insertion
+# sort, whose cost grows with the square of the run (a letter and 1,999
+# marks in reverse order took seconds).  No pattern reads past a mark, so
+# in a text whose marks are out of order the scan sees each run cut to this
+# many, as Unicode's stream-safe format bounds a run of non-starters
+# (UAX #15).
+MAX_MARKS_IN_A_ROW = 30
+_long_mark_runs: list[re.Pattern[str]] = []
+
+
+def _cut_mark_runs(text: str) -> str:
+    import re
+
+    if not _long_mark_runs:
+        marks = _table_class(UCD_MARKS)
+        _long_mark_runs.append(re.compile(f"((?:{marks}){{{MAX_MARKS_IN_A_ROW}}})(?:{marks})+"))
+    return _long_mark_runs[0].sub(r"\1", text)
 
 
 def fold_for_scan(text: str) -> str:
     """The text as a reader sees it, for the secret scan: invisible
     characters removed, compatibility forms folded, at most MAX_FOLD_CHARS
-    characters for each one read.  ASCII is left as is.  Folding character
+    characters for each one read, runs of marks that NFKC would reorder cut
+    to MAX_MARKS_IN_A_ROW.  ASCII is left as is.  Folding character
     by character, then composing what the folds put side by side, gives the
     NFKC form of the whole (each fold is equivalent to its character)."""
     if text.isascii():
@@ -1465,13 +1483,15 @@ def fold_for_scan(text: str) -> str:
         text = text.replace("\u00ad", "")
     text = _invisible[0].sub("", text)
     if unicodedata.is_normalized("NFKD", text):
-        # No character of it decomposes, so each folds to itself and
-        # composing is all NFKC can do (normalize() returns a normalized
-        # text as it is).  NFKD's check has no "maybe": it costs one pass.
+        # No character of it decomposes and its marks are in canonical
+        # order, so each folds to itself and composing, in one pass, is all
+        # NFKC can do (normalize() returns a normalized text as it is).
+        # NFKD's check has no "maybe": it costs one pass.
         return unicodedata.normalize("NFKC", text)
+    text = _cut_mark_runs(text)
     if unicodedata.is_normalized("NFKC", text):
         return text
-    return unicodedata.normalize("NFKC", _fold_chars(text))
+    return unicodedata.normalize("NFKC", _cut_mark_runs(_fold_chars(text)))
 
 
 def _fold_chars(text: str) -> str:

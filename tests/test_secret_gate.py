@@ -1656,6 +1656,27 @@ class TestFolding(unittest.TestCase):
                 named = unicodedata.name(chr(code), "").startswith("INTERLINEAR ANNOTATION")
                 self.assertEqual(named, first <= code <= last)
 
+    def test_a_run_of_marks_out_of_order_is_read_up_to_the_bound(self) -> None:
+        """Marks that NFKC would have to put in canonical order are read up
+        to MAX_MARKS_IN_A_ROW after a letter, then cut; runs already in
+        order, or no longer than that, fold as NFKC says."""
+        import unicodedata
+
+        bound = cp.MAX_MARKS_IN_A_ROW
+        for marks in ("\u0301" * (bound * 3), "\u0316" * bound + "\u0345" * bound, "\u0345\u0316" * (bound // 2)):
+            with self.subTest(marks=marks[:2], count=len(marks)):
+                self.assertEqual(
+                    cp.fold_for_scan("a" + marks + " b"), unicodedata.normalize("NFKC", "a" + marks + " b")
+                )
+        for marks in ("\u0345\u0316" * bound, "\u0345" * bound + "\u0316" * bound):
+            with self.subTest(marks=marks[:2], count=len(marks)):
+                expected = unicodedata.normalize("NFKC", "a" + marks[:bound]) + " b"
+                self.assertEqual(cp.fold_for_scan("a" + marks + " b"), expected)
+        # Each run on its own: a letter or a space between two ends it.
+        runs = "a" + "\u0345\u0316" * bound + "e" + "\u0345\u0316" * bound + " \u0301"
+        expected = "a" + "\u0345\u0316" * (bound // 2) + "e" + "\u0345\u0316" * (bound // 2) + " \u0301"
+        self.assertEqual(cp.fold_for_scan(runs), unicodedata.normalize("NFKC", expected))
+
     def test_no_character_folds_past_the_bound_unless_it_holds_ascii(self) -> None:
         import unicodedata
 
