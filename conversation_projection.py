@@ -2595,6 +2595,9 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # one per thousand or more, and the look-alikes the tests hold (written to
 # be dense in them) one per 330.
 MAX_SECRET_CANDIDATES = 10_000
+# A judged value counts once more for each this many characters it holds:
+# judging one of MAX_VALUE_CHARS costs about what judging eight short ones does.
+CANDIDATE_VALUE_CHARS = 32
 CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 # Placeholders, masks, references and template syntax, matched in any case
 # against a whole value.  "$VAR" alone is a placeholder only when VAR reads
@@ -3260,10 +3263,12 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
             if known is not None and match.start() > known[0]:
                 position = field_end  # this field is refused already: the next one
                 continue
-            if scan.value_group == "value" and match["value"].strip("\"'`").isdigit():
+            raw = match[scan.value_group] if scan.value_group is not None else ""
+            if scan.value_group == "value" and raw.strip("\"'`").isdigit():
                 position = match.end()
                 continue
-            budget -= 1
+            # A long value costs its judgement's share of the bound.
+            budget -= 1 + len(raw) // CANDIDATE_VALUE_CHARS
             if budget < 0:
                 hit: SecretHit | None = (match.start(), -1, CANDIDATE_LIMIT_RULE, None)
                 resume = len(text)

@@ -1819,6 +1819,18 @@ class TestLinearTime(unittest.TestCase):
         self.assertEqual(cp.find_secret(below + secret), (len(below) + 10, "credential-assignment"))
         self.assertIsNone(cp.find_secret(below))
 
+    def test_a_long_value_counts_once_for_each_share_of_its_characters(self) -> None:
+        """Judging a value of 256 characters costs what judging nine short
+        ones does, and counts as much against the bound."""
+        long_value = "password=" + "aA" * (cp.MAX_VALUE_CHARS // 2) + " "  # turned away: low entropy
+        cost = 1 + cp.MAX_VALUE_CHARS // cp.CANDIDATE_VALUE_CHARS
+        within = long_value * (cp.MAX_SECRET_CANDIDATES // cost)
+        self.assertIsNone(cp.find_secret(within))
+        hit = cp.find_secret(within + long_value)
+        self.assertEqual(hit, (len(within), cp.CANDIDATE_LIMIT_RULE))
+        # As many short values pass.
+        self.assertIsNone(cp.find_secret(("password=" + "aAaAaAaA ") * (cp.MAX_SECRET_CANDIDATES // cost + 1)))
+
     def test_past_the_bound_only_the_texts_found_to_hold_one_are_counted(self) -> None:
         """A secret before the bound is reported; the text where the bound
         struck is refused with the rest but counted only if it holds one."""
