@@ -2604,7 +2604,8 @@ CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 # as a name (the judge checks; "$uperS3cret!" is not one).
 PLACEHOLDER_PATTERN = (
     r"\$[{(].*|\$[A-Za-z_][A-Za-z0-9_]*(?:->|[\[{.:]).*|%[A-Za-z_][A-Za-z0-9_]*%"  # ${VAR} $(cmd) $var->{x} %VAR%
-    r"|[<{\[].*|&lt;.*|#\{.*|@@?[A-Za-z_]+@@?|![A-Za-z]+"  # <value> {{ x }} [value] #{x} @VAR@ @@VAR@@ !vault
+    r"|[<{\[].*|&lt;.*|#\{.*|@@?[A-Za-z_]+@@?"  # <value> {{ x }} [value] #{x} @VAR@ @@VAR@@
+    r"|![A-Za-z]+(?:[-_][A-Za-z]+)*"  # a YAML tag: !vault, !env_var, !vault-encrypted
     r"|\?[A-Za-z][A-Za-z ]*"  # the message of a shell's ${VAR:?message}
     r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+!"  # TypeScript's non-null process.env.KEY!
     r"|[a-z][a-z0-9+.-]{1,16}://.*"  # a URL: where a secret lives (credentials in it have a row)
@@ -2642,7 +2643,8 @@ PATH_PATTERN = r"(?:~|\.{1,2}|[A-Za-z]:)?+(?P<parts>[/\\][^/\\]*+(?:[/\\][^/\\]*
 SCHEME_PATTERN = (
     r"(?:argon2(?:id|i|d)?|bcrypt|scrypt|yescrypt|pbkdf2(?:[-_]sha[0-9]{1,3})?|sha-?(?:1|224|256|384|512)"
     r"|sha3(?:-[0-9]{3})?|md5|hmac(?:-sha[0-9]{1,3})?|rsa|ecdsa|ed25519|x25519|aes(?:-?[0-9]{3})?|chacha20"
-    r"|blake[23][bs]?|crypt|plain(?:text)?|hashed|salted|encrypted)"
+    r"|blake[23][bs]?|(?:md5|sha256|sha512|bsdi|apr1)?crypt|ntlm(?:v[12])?|nthash|lanman|plain(?:text)?|hashed"
+    r"|salted|encrypted)"
     r"(?:[-_/][A-Za-z0-9]{1,16}){0,3}"
     r"|[A-Za-z0-9]{1,24}-(?:hashed|encrypted|salted|encoded|signed|based|protected)"
 )
@@ -3443,7 +3445,7 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
         opens = not stripped or stripped[-1] in KEY_OPENERS
         # "--- PASS: TestV2API (0.01s)", "pass: LoginFlowV2, fail: CheckoutV3"
         test_log = text.startswith(":", key_end) and (
-            identifier == "PASS" or _names_a_failure(text, key_start, key_end)
+            identifier == "PASS" or _names_a_failure(text, key_start, key_end) or _names_a_test(text, key_end)
         )
         flag = identifier.startswith("-")  # mysql --pass …, openssl -pass pass:…
         verdict = _PASSWORD if flag or (opens and not prose and not test_log) else _NOT_SECRET
@@ -3454,6 +3456,21 @@ def _names_a_failure(text: str, key_start: int, key_end: int) -> bool:
     """Whether "fail" stands near a "pass:" key: test results, not a key."""
     start, end = _within_field(text, key_start - TEST_LOG_REACH, key_start, key_end, key_end + TEST_LOG_REACH)
     return "fail" in text[start:end].lower()
+
+
+def _names_a_test(text: str, key_end: int) -> bool:
+    """Whether the word after "pass:" is a test's name: TestLogin2FA,
+    test_oauth2_flow, i18n_test2, LoginTest (not Test1234, which a person
+    may choose as a password)."""
+    words = text[key_end + 1 : key_end + 1 + MAX_ID_CHARS].split(maxsplit=1)
+    if not words:
+        return False
+    word = words[0].rstrip(",;.")
+    if not word.replace("_", "").isalnum() or not word.isascii():
+        return False
+    folded = word.lower().rstrip(DIGITS)
+    camel = word.startswith("Test") and word[4:5].isupper()
+    return camel or folded.startswith("test_") or folded.endswith("_test") or word.endswith("Test")
 
 
 def _within_field(text: str, start: int, first: int, last: int, end: int) -> tuple[int, int]:

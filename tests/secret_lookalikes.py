@@ -214,6 +214,8 @@ TEST_RESULTS = (
     "Mutation testing: 87% killed; survivors in password_strength() where the length check is off by one.",
     "Results: pass=LoginSmoke, fail=SignupSmoke, blocked=PaymentSmoke (no sandbox).",
     "RSpec: 212 examples, 0 failures. The user asked about the pending spec in spec/auth/token_spec.rb.",
+    "Nightly run, auth module only. pass: TestLogin2FA; pass: TestV2Login; the flaky one is TestSsoRedirect.",
+    "After the fix: pass: test_oauth2_flow, pass: i18n_test2, pass: LoginTest. Nothing else changed.",
 )
 
 # Summaries about tokenizers and model settings: "tokens" counted, not held.

@@ -1408,7 +1408,12 @@ class TestValueJudgements(unittest.TestCase):
     CASES = {
         "_short_or_spaced": [("Ab1!x", "short"), ("two words", "spaced"), ("123456789", "no-letter")],
         "_a_word": [("Welcome", "word"), ("stock\u00e9", "word")],
-        "_a_placeholder": [("${DB_PASSWORD}", "placeholder"), ("XXXX_PUT_YOUR_TOKEN_HERE_XXXX", "placeholder")],
+        "_a_placeholder": [
+            ("${DB_PASSWORD}", "placeholder"),
+            ("XXXX_PUT_YOUR_TOKEN_HERE_XXXX", "placeholder"),
+            ("!env_var", "placeholder"),
+            ("!vault-encrypted", "placeholder"),
+        ],
         "_masked": [("sk-...Xy9Z", "masked"), ("****1234", "masked"), ("a1b2c3d4...", "masked")],
         "_a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run")],
         "_data": [("2024-11-30T10:20:30Z", "data"), ("db01.prod.internal:5432", "data")],
@@ -1416,6 +1421,9 @@ class TestValueJudgements(unittest.TestCase):
         "_said_about_a_secret": [
             ("Argon2id-hashed", "scheme"),
             ("bcrypt", "scheme"),
+            ("sha512crypt", "scheme"),
+            ("md5crypt", "scheme"),
+            ("NTLMv2", "scheme"),
             ("o200k_base", "vocabulary"),
             ("cn=agent,dc=example,dc=com", "distinguished-name"),
         ],
