@@ -1865,7 +1865,7 @@ _DECLARED_TYPE = (
 # costs one failed step per form.
 _ASSIGNMENT = (
     r"(?:>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+"
-    r"|[\\\"'`\]]{0,3}+[ \t]{0,8}+(?:"
+    r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
     r"=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
     r"|(?::[ \t]{0,8}+|(?<=[ \t]))" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
@@ -1880,7 +1880,7 @@ _ASSIGNMENT = (
     r"|" + _PROSE_IS + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r")))"
-    r":?[ \t]{0,8}+"
+    r":?\*{0,2}+[ \t]{0,8}+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
 # The OpenLDAP clients that take a bind password after -w.  The tokens a
@@ -2768,9 +2768,10 @@ PLACEHOLDER_MARK = "example"
 MASK_TAIL_CHARS = 16
 MASK_MAX_DISTINCT = 3
 EXAMPLE_MARK = "EXAMPLE"
-# What a prose word before a key starts after; and the words before a key
-# that change its verdict ("API key", "csrf token").
-PROSE_WORD_START = frozenset(" \t\n\r\x00(\"'[{<")
+# What a prose word before a key starts after (Markdown's emphasis too:
+# **API key**); and the words before a key that change its verdict
+# ("API key", "csrf token").
+PROSE_WORD_START = frozenset(" \t\n\r\x00(\"'[{<*")
 WORDS_BEFORE_A_KEY = KEY_QUALIFIERS | NOT_A_CREDENTIAL_BEFORE
 # A key's verdict: it names no secret, a secret, a password, or a password
 # unless a prose word precedes it ("pass:" in YAML, not "boarding pass: …").
