@@ -811,6 +811,20 @@ class TestStateBound(TempDirTestCase):
         dry = run_standin(["--state-root", self.state, "--selection", path, "--dry-run"])
         self.assertResult(dry, "state_limit")
 
+    def test_a_state_file_past_the_bound_is_corrupt_for_every_reader(self) -> None:
+        """A state.json one byte past its bound is never read, whatever it
+        holds: corrupt for an update, a dry run, a rebuild and --verify."""
+        self.assertResult(self.project(fixture()), "built")
+        with open(os.path.join(self.state, "state.json"), "ab") as handle:
+            handle.truncate(cp.MAX_STATE_BYTES + 1)
+        later = fixture()
+        later["revision"] = 2
+        path = self.write_selection(later)
+        for args in (["--selection", path], ["--selection", path, "--dry-run"], [], ["--verify"]):
+            with self.subTest(args=args):
+                result = run_standin(["--state-root", self.state, *args])
+                self.assertEqual(result.code, "state_corrupt")
+
     def test_committed_state_bytes_checks_the_serialized_size(self) -> None:
         state, _ = cp.reconcile(None, cp.validate_selection(fixture()))
         size = len(cp.state_bytes(state))
