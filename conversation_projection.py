@@ -1846,6 +1846,12 @@ _VALUE = (
 )
 # "is" in English, German, French and Spanish prose.
 _PROSE_IS = r"(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?)"
+# What may follow it before the value: "is now", "is still", "is set to",
+# "was changed to".
+_PROSE_IS_NOW = (
+    r"(?:[ \t]{1,8}+(?:[Nn][Oo][Ww]|[Ss][Tt][Ii][Ll][Ll]"
+    r"|(?:[Ss][Ee][Tt]|[Cc][Hh][Aa][Nn][Gg][Ee][Dd]|[Rr][Ee][Ss][Ee][Tt])[ \t]{1,8}+[Tt][Oo]))?+"
+)
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
@@ -1868,7 +1874,9 @@ _DECLARED_TYPE = (
 #   `value: …`);
 # - after a space, in prose: "for|of|on|at|to" and up to four words, then
 #   "is" or ":" ("the password for the NAS is …"), "to" alone ("set the
-#   password to …"), "is"/"was"/"are", or a quoted value (WITH PASSWORD '…');
+#   password to …"), "is"/"was"/"are" (then maybe "now", "still", "set to",
+#   "changed to", "reset to"), or a quoted value (WITH PASSWORD '…');
+# - after a space, a dash or an arrow: Password - …, password -> …, → and —;
 # then an optional HTTP auth scheme.  The common prefix is read once and the
 # next character picks the form, so that a key followed by none of them
 # costs one failed step per form.
@@ -1886,8 +1894,9 @@ _ASSIGNMENT = (
     r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo])(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?[ \t]{0,8}+"
     r"(?:" + _PROSE_IS + r"(?=[ \t])|[:=])"
     r"|[Tt][Oo](?=[ \t])"
-    r"|" + _PROSE_IS + r"(?=[ \t:])"
+    r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
+    r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
     r")))"
     r":?\*{0,2}+[ \t]{0,8}+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"

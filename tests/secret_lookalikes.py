@@ -590,6 +590,9 @@ LABELLED_NOTES = (
     "Secret scanning: push protection on; the user asked how to bypass for a test fixture (do not).",
     "Token: str - the type in the SDK's signature, the user wanted to know whether bytes are accepted.",
     "Credentials file: ~/.aws/credentials has only [default] with sso_session = corp; no keys.",
+    "Password - Reset flow: the user wants the link to expire sooner. Token - based auth stays for the API.",
+    "The admin password is now rotated weekly by the vault agent; the password is set to expire in 90 days.",
+    "API key -> see the runbook, section 4; the key -- which we rotated in March -- lives in SSM.",
 )
 
 # Passages quoted as they are from CPython 3.11.7's standard library (Lib/).
