@@ -1905,6 +1905,9 @@ _ASSIGNMENT = (
 # flag row reads after a command stop at the next such command, so that a
 # run of commands ("ldapadd ldapadd …") costs one step each, not sixteen.
 _LDAP_COMMAND = r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)"
+# The tools whose -P is a password, not a port (as in mysql and ssh): the
+# same way, their tokens stop at the next of them.
+_CAPITAL_P_COMMAND = r"(?:sqlcmd|mosquitto_(?:pub|sub|rr)|zip|unzip)"
 # "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
 # Chinese and Korean prose.
 _NATIVE_IS = r"[ \t]{0,8}+[\u306f\u662f\u70ba\u4e3a\ub294\uc740][ \t]{0,8}+"
@@ -2511,7 +2514,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"|p[ \t]++"
         r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+[^\s:\"'\x00]{0,64}+:|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))"
         + _VALUE,
-        "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus and sshpass",
+        "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus, sshpass, sqlcmd,"
+        " mosquitto and zip",
         example=r"--password=[A-Za-z0-9]{14}",
     ),
     # Command-specific password flags: redis-cli -a, ldapsearch -w, and the
@@ -2527,6 +2531,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         _LDAP_COMMAND + r"(?:[ \t]++(?!" + _LDAP_COMMAND + r"(?![^\s\x00]))[^\s\x00]{1,256}+){0,16}?"
         r"[ \t]++-w[ \t]++(?P<password>)" + _VALUE,
         example=r"ldapsearch -x -D cn=admin,dc=example,dc=org -w [A-Za-z0-9]{14}",
+    ),
+    # -P: sqlcmd (SQL Server), mosquitto's clients, zip and unzip.
+    SecretRule(
+        "credential-flag",
+        _CAPITAL_P_COMMAND + r"(?:[ \t]++(?!" + _CAPITAL_P_COMMAND + r"(?![^\s\x00]))[^\s\x00]{1,128}+){0,12}?"
+        r"[ \t]++-P[ \t]++(?P<password>)" + _VALUE,
+        keywords=("sqlcmd", "mosquitto", "zip"),
+        example=r"sqlcmd -S db -U sa -P [A-Za-z0-9]{14}",
     ),
     SecretRule(
         "credential-flag",
@@ -2577,6 +2589,26 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         # Anchored on the ":" after the host, which the engine jumps to.
         r":(?<=[A-Za-z0-9_.*-]:)(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:(?P<password>)" + _VALUE,
         example=r"db\.internal:5432:app:deploy:[A-Za-z0-9]{14}",
+    ),
+    # SQL: CREATE USER … IDENTIFIED BY '…', ALTER ROLE … PASSWORD '…' are
+    # read by the row above; IDENTIFIED BY has no key word of its own.
+    SecretRule(
+        "credential-assignment",
+        r"[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd][ \t]++[Bb][Yy][ \t]++(?P<password>)" + _VALUE,
+        "MySQL, MariaDB and Oracle manuals (CREATE USER, ALTER USER, GRANT)",
+        keywords=("identified",),
+        example=r"CREATE USER 'app'@'%' IDENTIFIED BY '[A-Za-z0-9]{14}'",
+    ),
+    # Server configuration directives that take a password after a space:
+    # redis.conf requirepass and masterauth, slapd.conf rootpw, nslcd bindpw.
+    SecretRule(
+        "credential-assignment",
+        r"(?:requirepass|masterauth|rootpw|bindpw|bind_pw)[ \t]++(?P<password>)" + _VALUE,
+        "redis.conf, slapd.conf(5) and nslcd.conf(5)",
+        # Each keyword is a search of the whole text: two the key row
+        # searches for already, and "pw".
+        keywords=("pass", "auth", "pw"),
+        example=r"requirepass [A-Za-z0-9]{14}",
     ),
     # .netrc: machine … login … password …
     SecretRule(

@@ -593,6 +593,7 @@ LABELLED_NOTES = (
     "Password - Reset flow: the user wants the link to expire sooner. Token - based auth stays for the API.",
     "The admin password is now rotated weekly by the vault agent; the password is set to expire in 90 days.",
     "API key -> see the runbook, section 4; the key -- which we rotated in March -- lives in SSM.",
+    "mysql -h db -P 3306 -u app -p reads the password from ~/.my.cnf; requirepass is set in redis.conf.",
 )
 
 # Passages quoted as they are from CPython 3.11.7's standard library (Lib/).
