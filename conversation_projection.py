@@ -1269,6 +1269,7 @@ class UnicodeRules:
         "inherited",
         "marks",
         "misjoined",
+        "misplaced_places",
         "never",
         "script_names",
         "script_table",
@@ -1293,6 +1294,7 @@ class UnicodeRules:
         self.inherited = re.compile(plain_inherited)
         self.marks = re.compile(f"{plain_inherited}{{1,2}}(?={AFTER_MARKS})")
         self.allowed: dict[str, re.Pattern[str]] = {}
+        self.misplaced_places: dict[str, re.Pattern[str]] = {}
         # The joining scripts ("" first), and each code point's number
         # there: built when a text first holds a joiner.
         self.script_names: list[str] = []
@@ -1313,10 +1315,9 @@ class UnicodeRules:
         The character comes first, so that re scans for it."""
         import re
 
-        key = "misplaced " + kind
-        if key not in self.allowed:
-            self.allowed[key] = re.compile(f"(?:{kind})(?<!{ALLOWED_PLACES[kind]()})")
-        return self.allowed[key]
+        if kind not in self.misplaced_places:
+            self.misplaced_places[kind] = re.compile(f"(?:{kind})(?<!{ALLOWED_PLACES[kind]()})")
+        return self.misplaced_places[kind]
 
     def script_chars(self) -> str:
         """A translation table: each code point's joining script as a
@@ -1450,7 +1451,9 @@ _invisible: list[re.Pattern[str]] = []
 # many, as Unicode's stream-safe format bounds a run of non-starters
 # (UAX #15).
 MAX_MARKS_IN_A_ROW = 30
-_long_mark_runs: list[re.Pattern[str]] = []
+# Compiled on first use: a character above the Basic Multilingual Plane;
+# a run past the bound of the marks within that plane; of all marks.
+_mark_runs: list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]] = []
 
 
 def _cut_mark_runs(text: str) -> str:
@@ -1460,14 +1463,15 @@ def _cut_mark_runs(text: str) -> str:
     only for text that holds a character above it."""
     import re
 
-    if not _long_mark_runs:
+    if not _mark_runs:
         ranges = _table_ranges(UCD_MARKS)
-        _long_mark_runs.append(re.compile("[\U00010000-\U0010ffff]"))
-        for marks in (_char_class([r for r in ranges if r[1] <= 0xFFFF]), _char_class(ranges)):
-            _long_mark_runs.append(re.compile(f"(?:{marks}){{{MAX_MARKS_IN_A_ROW + 1},}}"))
-    runs = _long_mark_runs[2 if _long_mark_runs[0].search(text) else 1]
-    if runs.search(text) is None:
-        return text
+        within, every = (
+            re.compile(f"(?:{marks}){{{MAX_MARKS_IN_A_ROW + 1},}}")
+            for marks in (_char_class([r for r in ranges if r[1] <= 0xFFFF]), _char_class(ranges))
+        )
+        _mark_runs.append((re.compile("[\U00010000-\U0010ffff]"), within, every))
+    astral, within, every = _mark_runs[0]
+    runs = every if astral.search(text) else within
     return runs.sub(lambda run: run[0][:MAX_MARKS_IN_A_ROW], text)
 
 
@@ -1901,13 +1905,17 @@ _ASSIGNMENT = (
     r":?\*{0,2}+[ \t]{0,8}+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
-# The OpenLDAP clients that take a bind password after -w.  The tokens a
-# flag row reads after a command stop at the next such command, so that a
-# run of commands ("ldapadd ldapadd …") costs one step each, not sixteen.
-_LDAP_COMMAND = r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)"
-# The tools whose -P is a password, not a port (as in mysql and ssh): the
-# same way, their tokens stop at the next of them.
-_CAPITAL_P_COMMAND = r"(?:sqlcmd|mosquitto_(?:pub|sub|rr)|zip|unzip)"
+
+
+def _password_flag_after(command: str, longest_token: int, tokens: int, flag: str) -> str:
+    """A password after ``flag`` within the ``tokens`` that follow
+    ``command`` on its line.  The tokens read stop at the next such
+    command, so that a run of commands ("ldapadd ldapadd …") costs one step
+    each, not one for every token each could read."""
+    between = rf"(?:[ \t]++(?!{command}(?![^\s\x00]))[^\s\x00]{{1,{longest_token}}}+){{0,{tokens}}}?"
+    return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + _VALUE
+
+
 # "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
 # Chinese and Korean prose.
 _NATIVE_IS = r"[ \t]{0,8}+[\u306f\u662f\u70ba\u4e3a\ub294\uc740][ \t]{0,8}+"
@@ -2522,21 +2530,19 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # user/password@service of sqlplus.
     SecretRule(
         "credential-flag",
-        r"redis-cli(?:[ \t]++(?!redis-cli(?![^\s\x00]))[^\s\x00]{1,128}+){0,12}?[ \t]++-a[ \t]++(?P<password>)"
-        + _VALUE,
+        _password_flag_after("redis-cli", 128, 12, "-a"),
         example=r"redis-cli -h cache\.internal -a [A-Za-z0-9]{14}",
     ),
     SecretRule(
         "credential-flag",
-        _LDAP_COMMAND + r"(?:[ \t]++(?!" + _LDAP_COMMAND + r"(?![^\s\x00]))[^\s\x00]{1,256}+){0,16}?"
-        r"[ \t]++-w[ \t]++(?P<password>)" + _VALUE,
+        _password_flag_after(r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", 256, 16, "-w"),
         example=r"ldapsearch -x -D cn=admin,dc=example,dc=org -w [A-Za-z0-9]{14}",
     ),
-    # -P: sqlcmd (SQL Server), mosquitto's clients, zip and unzip.
+    # -P where it is a password, not a port (as in mysql and ssh): sqlcmd
+    # (SQL Server), mosquitto's clients, zip and unzip.
     SecretRule(
         "credential-flag",
-        _CAPITAL_P_COMMAND + r"(?:[ \t]++(?!" + _CAPITAL_P_COMMAND + r"(?![^\s\x00]))[^\s\x00]{1,128}+){0,12}?"
-        r"[ \t]++-P[ \t]++(?P<password>)" + _VALUE,
+        _password_flag_after(r"(?:sqlcmd|mosquitto_(?:pub|sub|rr)|zip|unzip)", 128, 12, "-P"),
         keywords=("sqlcmd", "mosquitto", "zip"),
         example=r"sqlcmd -S db -U sa -P [A-Za-z0-9]{14}",
     ),

@@ -31,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from benchmark_projection import hostile_selection
 from cp_testlib import (
     CAN_SYMLINK,
     HERE,
@@ -778,40 +779,19 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             "soft hyphens after accents": (lambda: "a\u0301\u0301\u0301\u0301\u00ad", "checked"),
             # Canonical order puts the ypogegrammeni (class 240) after the
             # grave below (220): NFKC sorts each run of marks by insertion.
-            "marks in reverse canonical order": (lambda: "\u0345" * 1000 + "\u0316" * 1000, "checked"),
+            "marks in reverse canonical order": (lambda: "a" + "\u0345" * 1000 + "\u0316" * 999, "checked"),
         }
         for name, (unit, code) in shapes.items():
             with self.subTest(name):
-                text = ""
-                while len(text) < cp.MAX_TEXT_CHARS:
-                    text += unit()
-                text = text[: cp.MAX_TEXT_CHARS - 1] + "a"
-                self.assert_judged_within_the_bound(self.filled_selection(text), code)
+                # The benchmark's own generator: as many summaries of the
+                # unit repeated as a selection's bytes hold.
+                data = json.dumps(hostile_selection(unit, ensure_ascii=False), ensure_ascii=False).encode()
+                self.assertLessEqual(len(data), cp.MAX_SELECTION_BYTES)
+                self.assertGreater(len(data), cp.MAX_SELECTION_BYTES * 0.9)
+                self.assert_judged_within_the_bound(data, code)
         with self.subTest("a token inside a string"):
             data = b'{"schemaVersion":1,"x":"' + b"NaN" * ((cp.MAX_SELECTION_BYTES - 60) // 3) + b'","y":NaN}'
             self.assert_judged_within_the_bound(data, "selection_malformed")
-
-    def filled_selection(self, text: str) -> bytes:
-        """Summaries of the text, as many as fit in a selection's bytes."""
-        encoded = json.dumps(text, ensure_ascii=False).encode()
-        count = cp.MAX_SELECTION_BYTES // (len(encoded) + 90)
-        branches = [
-            {
-                "branchId": f"b{start}",
-                "sourceRevision": 1,
-                "sources": [],
-                "summaries": [
-                    {"summaryId": f"s{i}", "role": "user", "kind": "summary", "approved": True, "text": text}
-                    for i in range(start, min(start + cp.MAX_SUMMARIES_PER_BRANCH, count))
-                ],
-            }
-            for start in range(0, count, cp.MAX_SUMMARIES_PER_BRANCH)
-        ]
-        value = {"schemaVersion": 1, "corpusId": "c", "revision": 1, "branches": branches}
-        data = json.dumps(value, ensure_ascii=False).encode()
-        self.assertLessEqual(len(data), cp.MAX_SELECTION_BYTES)
-        self.assertGreater(len(data), cp.MAX_SELECTION_BYTES * 0.9)
-        return data
 
     def assert_judged_within_the_bound(self, data: bytes, code: str) -> None:
         path = self.write_selection(data)
