@@ -1814,7 +1814,8 @@ def parse_selection(data: bytes) -> JsonObject:
 _CREDENTIAL_KEY_STEM = (
     r"[PpCcKkUu](?:"
     r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode, Passwort, passe
-    r"|[Ww][Dd](?<=[Pp][Ww][Dd])"  # pwd
+    r"|[Ww](?<=[Pp][Ww])"  # pw, pwd
+    r"|[Ss][Kk](?<=[Pp][Ss][Kk])"  # psk (a Wi-Fi network's pre-shared key)
     r"|[Rr][Ee](?:[Tt](?<=[Ss][Ee][Cc][Rr][Ee][Tt])|[Dd](?<=[Cc][Rr][Ee][Dd]))"  # secret, cred, credential
     r"|[Ee](?:[Nn](?:[Nn][Ww][Oo][Rr][Tt]|(?<=[Tt][Oo][Kk][Ee][Nn]))|[Yy](?<=[Kk][Ee][Yy]))"  # token, Kennwort; key
     r"|[Tt][Hh](?<=[Aa][Uu][Tt][Hh])"  # auth, authorization
@@ -2559,7 +2560,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-assignment",
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,40}+)" + _ASSIGNMENT + _VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
-        keywords=("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth"),
+        keywords=("pass", "pw", "secret", "cred", "token", "kennwort", "key", "auth", "psk"),
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
     ),
     # The same with "password" in Russian, Chinese, Japanese, Korean and
@@ -2611,8 +2612,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-assignment",
         r"(?:requirepass|masterauth|rootpw|bindpw|bind_pw)[ \t]++(?P<password>)" + _VALUE,
         "redis.conf, slapd.conf(5) and nslcd.conf(5)",
-        # Each keyword is a search of the whole text: two the key row
-        # searches for already, and "pw".
+        # Each keyword is a search of the whole text: all three are the key
+        # row's too.
         keywords=("pass", "auth", "pw"),
         example=r"requirepass [A-Za-z0-9]{14}",
     ),
@@ -2765,7 +2766,7 @@ CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]
 PASSWORD_WORDS = frozenset(
     {
         *("pass", "passwd", "password", "passwords", "passphrase", "passcode", "pwd", "passwort", "kennwort"),
-        *("passe", "passin", "passout"),
+        *("passe", "passin", "passout", "pw", "psk"),
     }
 )
 SECRET_WORDS = PASSWORD_WORDS | frozenset(
@@ -2773,7 +2774,7 @@ SECRET_WORDS = PASSWORD_WORDS | frozenset(
 )
 # A word ending in one of these names a password (dbpassword) or a secret (clientsecret,
 # accesstoken, basicauth), unless it is an ordinary word.
-PASSWORD_WORD_ENDINGS = ("pass", "passwd", "password", "pwd")
+PASSWORD_WORD_ENDINGS = ("pass", "passwd", "password", "pwd", "pw", "psk")
 SECRET_WORD_ENDINGS = (*PASSWORD_WORD_ENDINGS, "secret", "token", "auth", "creds", "credentials")
 NOT_SECRET_WORDS = frozenset({"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"})
 # "key" names a secret only after one of these (api key, accessKey, …).
@@ -2782,9 +2783,12 @@ KEY_QUALIFIERS = frozenset(
         *("api", "access", "secret", "private", "signing", "encryption", "decryption", "master", "client"),
         *("app", "application", "auth", "service", "account", "aws", "session", "shared", "license"),
         *("consumer", "admin", "root", "deploy", "webhook", "hmac", "jwt", "db", "database", "storage"),
-        *("priv",),
+        *("priv", "wifi", "wlan", "wpa", "wpa2", "wpa3", "wep", "network"),
     }
 )
+# "pass" after one of these is a password ("wifi pass: …", "root pass …"),
+# unlike after other prose ("boarding pass: BA2490").
+PASS_QUALIFIERS = frozenset({"wifi", "wlan", "router", "root", "admin", "sudo", "db", "ssh", "vpn", "login", "user"})
 # A secret word followed by one of these is about the secret, not the
 # secret itself (password_hash, secret_name, token_url, --password-stdin).
 ABOUT_A_SECRET = frozenset(
@@ -2828,7 +2832,7 @@ EXAMPLE_MARK = "EXAMPLE"
 # **API key**); and the words before a key that change its verdict
 # ("API key", "csrf token").
 PROSE_WORD_START = frozenset(" \t\n\r\x00(\"'[{<*")
-WORDS_BEFORE_A_KEY = KEY_QUALIFIERS | NOT_A_CREDENTIAL_BEFORE
+WORDS_BEFORE_A_KEY = KEY_QUALIFIERS | PASS_QUALIFIERS | NOT_A_CREDENTIAL_BEFORE
 # A key's verdict: it names no secret, a secret, a password, or a password
 # unless a prose word precedes it ("pass:" in YAML, not "boarding pass: …").
 _NOT_SECRET, _SECRET, _PASSWORD, _PASSWORD_UNLESS_PROSE = range(4)
@@ -3486,7 +3490,7 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
     word = ""
     if stripped.endswith((" ", "\t")):
         words = stripped.rstrip(" \t")
-        word_start = len(words.rstrip(LETTERS))
+        word_start = len(words.rstrip(LETTERS + DIGITS))  # "WPA2 key"
         if word_start == 0 or words[word_start - 1] in PROSE_WORD_START:
             word = words[word_start:].lower()
     before = word if word in WORDS_BEFORE_A_KEY else ""
@@ -3591,7 +3595,8 @@ def _names_a_secret(scanner: _SecretScanner, before: str, identifier: str) -> in
             found = found or names
             if not names or not ABOUT_A_SECRET.isdisjoint(words[index + 1 :]) or previous in NOT_A_CREDENTIAL_BEFORE:
                 continue
-            if word == "pass" and index == 0:  # DB_PASS, smtp.pass; "pass:" alone unless prose names it
+            if word == "pass" and index == 0 and previous not in PASS_QUALIFIERS:
+                # DB_PASS, smtp.pass; "pass:" alone unless prose names it
                 return _PASSWORD_UNLESS_PROSE
             return _PASSWORD if password else _SECRET
         if found:
