@@ -2669,7 +2669,7 @@ PLACEHOLDER_PATTERN = (
     r"|#[0-9a-f]{3,8}"  # a colour
     r"|[*xX.#?_\-\u2022\u00b7]+"  # ****, xxxx, ****xxxx, ••••
     r"|(?:your|insert|replace|enter|paste|fill[-_.]?in)(?:[-_.]?[a-z]+)*+"  # YOUR_API_KEY, YourTokenHere
-    r"|(?:change|replace)[-_.]?(?:me|it|this)|[a-z]{0,8}(?:password|passwd|secret|token)"
+    r"|(?:change|replace)[-_.]?(?:me|it|this)[-_.]?[0-9]{0,4}!?|[a-z]{0,8}(?:password|passwd|secret|token)"
     r"|(?:[a-z0-9]{1,16}[-_.]){1,4}(?:password|passwd|pass|pwd|secret|token|key|credentials?)"  # NEO4J_PASSWORD
     r"|none|null|nil|undefined|true|false|empty|blank|optional|required|redacted|removed|hidden"
     r"|masked|pass|apikey|api[-_]key|value|string|default|sample|test|testing|dummy|fake|todo|tbd"
@@ -2713,6 +2713,13 @@ DN_PATTERN = r"(?:(?:cn|dc|ou|o|uid|c|l|st)=[^,=]{1,64},)+(?:cn|dc|ou|o|uid|c|l|
 TYPE_NAME_PATTERN = (
     r"(?:[A-Za-z_][A-Za-z0-9_]*(?:\.|::))*(?:[A-Z][A-Za-z]?[0-9]{1,6})?(?:[A-Z][a-z]{2,}){2,}(?:[A-Z]{1,4})?"
 )
+# A JWT header: base64url of '{"' and the parameters it may name (RFC 7515
+# section 4.1, RFC 7516 section 4.1).
+JOSE_HEADER_START = "eyJ"
+JOSE_HEADER_PARAMETERS = frozenset(
+    {"alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit", "enc", "zip", "b64"}
+)
+BASE64URL_TO_BASE64 = str.maketrans("-_", "+/")
 # Masks and cuts: what stands for the hidden part of a value.
 MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
 # Neighbouring characters that step by one or repeat, at least this share
@@ -2728,11 +2735,13 @@ KEY_ID_PATTERN = r"(?:0x)?[0-9A-F]{16}|[0-9A-F]{40}"
 # mixed-case string breaks the humps.
 _WORD = r"(?:[a-z]++|[A-Z]++[a-z]*+)(?:[A-Z][a-z]{2,}+)*+(?:[A-Z]{2,}+|[A-Z][a-z]?+)?+"
 # For keys that are not passwords a word or hump may end in up to three
-# digits (oauth2, sha256, HS256, Socks5Auth), but not after trailing
+# digits (oauth2, sha256, HS256, Socks5Auth), a capital with digits may
+# stand between humps (UniswapV3Pool), but digits may not follow trailing
 # capitals ("latybNE266"), and a last capital stands alone only in a run
 # of them (AccessKeyID, AccessKeyId; not "…LdiP").
 _NUMBERED_WORD = (
-    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+)*+(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+)?+"
+    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+|(?<=[a-z]{3})[A-Z][0-9]{1,3}+(?=[A-Z][a-z]{2}))*+"
+    r"(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+)?+"
 )
 _SEPARATORS = r"[-_./:\\#@+=~&%?()\[\]]"
 # Words and numbers between any separators: what a placeholder or a path
@@ -3700,6 +3709,24 @@ def _a_placeholder(scanner: _SecretScanner, value: str, _password: bool) -> str 
     return "placeholder" if _is_placeholder(scanner, value) else None
 
 
+def _a_jose_header(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+    """A JWT's header alone (eyJhbGciOiJIUzI1NiJ9): base64url of a JSON
+    object of header parameters, which names an algorithm and holds nothing
+    secret.  A whole JWT has its own row."""
+    if not value.startswith(JOSE_HEADER_START) or not value.isascii():
+        return None
+    import binascii
+    import json
+
+    try:
+        header = json.loads(binascii.a2b_base64(value.translate(BASE64URL_TO_BASE64) + "=" * (-len(value) % 4)))
+    except ValueError:  # binascii.Error, json.JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return None
+    if isinstance(header, dict) and "alg" in header and JOSE_HEADER_PARAMETERS.issuperset(header):
+        return "jose-header"
+    return None
+
+
 def _masked(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
     """Part of a value with the rest masked or cut off: sk-...Xy9Z, ****1234,
     a value that ends in "..."."""
@@ -3788,6 +3815,7 @@ VALUE_JUDGEMENTS: tuple[Callable[[_SecretScanner, str, bool], str | None], ...] 
     _a_name,
     _a_placeholder,
     _data,
+    _a_jose_header,
     _masked,
     _a_run,
     _a_path,

@@ -1411,6 +1411,12 @@ PROSE_ABOUT_CREDENTIALS = [
     "pub struct Credentials { pub username: String, pub password: secrecy::SecretString }",
     '<input type="hidden" name="authenticity_token" value="7SWa-Fo1_hsC6oovfBsJFLGPUl2EhkSWPbJhWANwgaJWBDl1"/>',
     'TOKEN_AUDIENCE = "25872395-ed3a-4703-b647-22ec53f3683c"',
+    "token: UniswapV3Pool",
+    "router token: PancakeV2Router02",
+    "token: eyJhbGciOiJIUzI1NiJ9 (header only, no payload)",
+    "password: ChangeMe123",
+    "boarding pass: BA2490",
+    "upward: 5px",
 ]
 
 
@@ -1433,6 +1439,10 @@ class TestValueJudgements(unittest.TestCase):
             ("XXXX_PUT_YOUR_TOKEN_HERE_XXXX", "placeholder"),
             ("!env_var", "placeholder"),
             ("!vault-encrypted", "placeholder"),
+        ],
+        "_a_jose_header": [
+            ("eyJhbGciOiJIUzI1NiJ9", "jose-header"),
+            ("eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9", "jose-header"),
         ],
         "_masked": [("sk-...Xy9Z", "masked"), ("****1234", "masked"), ("a1b2c3d4...", "masked")],
         "_a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run")],
