@@ -1882,6 +1882,8 @@ _DECLARED_TYPE = (
 #   password to …"), "is"/"was"/"are" (then maybe "now", "still", "set to",
 #   "changed to", "reset to"), or a quoted value (WITH PASSWORD '…');
 # - after a space, a dash or an arrow: Password - …, password -> …, → and —;
+# - a space alone, before a value with a digit (Password xu6lMy%gITy4,
+#   passwd TxDpE7Wb…): the judge holds such a value to more (_stands_alone);
 # then an optional HTTP auth scheme.  The common prefix is read once and the
 # next character picks the form, so that a key followed by none of them
 # costs one failed step per form.
@@ -1902,6 +1904,7 @@ _ASSIGNMENT = (
     r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
+    r"|(?P<spaced>)(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
     r":?\*{0,2}+[ \t]{0,8}+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
@@ -2736,12 +2739,13 @@ KEY_ID_PATTERN = r"(?:0x)?[0-9A-F]{16}|[0-9A-F]{40}"
 _WORD = r"(?:[a-z]++|[A-Z]++[a-z]*+)(?:[A-Z][a-z]{2,}+)*+(?:[A-Z]{2,}+|[A-Z][a-z]?+)?+"
 # For keys that are not passwords a word or hump may end in up to three
 # digits (oauth2, sha256, HS256, Socks5Auth), a capital with digits may
-# stand between humps (UniswapV3Pool), but digits may not follow trailing
+# follow a hump (UniswapV3Pool, TokenV2), but digits may not follow trailing
 # capitals ("latybNE266"), and a last capital stands alone only in a run
 # of them (AccessKeyID, AccessKeyId; not "…LdiP").
 _NUMBERED_WORD = (
-    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+|(?<=[a-z]{3})[A-Z][0-9]{1,3}+(?=[A-Z][a-z]{2}))*+"
-    r"(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+)?+"
+    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+"
+    r"(?:[A-Z][a-z]{2,}+[0-9]{0,3}+|(?<=[a-z]{2})[A-Z][0-9]{1,3}+(?=[A-Z][a-z]{2}))*+"
+    r"(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+|(?<=[a-z]{2})[A-Z][0-9]{1,3}+)?+"
 )
 _SEPARATORS = r"[-_./:\\#@+=~&%?()\[\]]"
 # Words and numbers between any separators: what a placeholder or a path
@@ -2850,6 +2854,12 @@ AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey", "api-k
 # What "pass" alone may follow to be a key: the start, a space, a query
 # string, XML, JSON or code ("user:pass" is a pair's name, not a key).
 KEY_OPENERS = frozenset(" \t\n\r\x00?&;<{(\"'[,$")
+# Symbols that, beside a digit, make a value after a key and a space a
+# credential: not name punctuation, nor "=" of an assignment (bcrypt==4.1).
+STANDALONE_SYMBOLS = frozenset("!@#$%^&*+?~")
+# What such a value does not start with: a path (~/.ssh/deploy_ed25519,
+# ./certs), a variable ($DEPLOY_KEY2, %APPDATA%) or a bracket.
+STANDALONE_NOT_FIRST = frozenset("~/.\\$%<[{(")
 # Words before "pass" that declare it rather than describe it (export
 # pass=…), unlike prose ("boarding pass: BA2490").
 DECLARATION_WORDS = frozenset({"export", "set", "let", "var", "const", "local", "declare", "readonly", "my", "our"})
@@ -2868,6 +2878,7 @@ class _Scan:
         "first",
         "has_key",
         "has_password",
+        "has_spaced",
         "has_user",
         "keywords",
         "merged",
@@ -2890,7 +2901,8 @@ class _Scan:
         self.within = ""  # a text the field must also hold for a hit to count
         self.run = 0  # the token characters every match starts with, at least
         self.merged = None not in rows
-        groups = [name for name in ("value", "secret", "key", "native", "password", "user") if f"(?P<{name}>" in source]
+        names = ("value", "secret", "key", "native", "password", "user", "spaced")
+        groups = [name for name in names if f"(?P<{name}>" in source]
         self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
         self.has_key = "key" in groups
         # A key written in another script names a password by itself, and
@@ -2898,6 +2910,7 @@ class _Scan:
         self.non_ascii = "native" in groups
         self.has_password = "password" in groups or self.non_ascii
         self.has_user = "user" in groups
+        self.has_spaced = "spaced" in groups
         # Token shapes read the text with escapes before tokens blanked;
         # keys, URLs and connection strings read it as written (a blanked
         # "%21" would cut a URL-encoded password short).
@@ -3411,6 +3424,10 @@ def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
             resume = min(resume, key_end)  # "to … is": what the words hold is scanned again
         if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
             return None, resume
+        if scan.has_spaced and match["spaced"] is not None:
+            if not _stands_alone(value):
+                return None, key_end
+            password = False  # a name is a name after any key here: Token UniswapV3Pool
     # Before the value is judged: a value that assigns its key again is read
     # inside whatever it is, and judging it first would cost a judgement of
     # up to MAX_VALUE_CHARS for each key it holds (#a_password=x#b_password=…).
@@ -3634,6 +3651,21 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
     return True
 
 
+def _stands_alone(value: str) -> bool:
+    """Whether a value that follows its key after a space alone, with no
+    ":" or "=" to say it is the key's, reads as a credential by its
+    characters: a digit (the pattern saw to it) and both cases or a symbol,
+    as random strings and chosen passwords have (xu6lMy%gITy4) and the
+    words that follow a key in prose do not (token gpt-4o-mini, password
+    v2.3.1, token T1234).  One with ":" or "=" is an assignment of its own
+    (-passout pass:…), read where the scan goes on; one that starts as a
+    path or a variable is not one (deploy key ~/.ssh/deploy_ed25519)."""
+    if ":" in value or "=" in value or value[0] in STANDALONE_NOT_FIRST:
+        return False
+    has_cases = value.lower() != value and value.upper() != value
+    return has_cases or not STANDALONE_SYMBOLS.isdisjoint(value)
+
+
 def _repeats_key(scanner: _SecretScanner, value: str, identifier: str) -> bool:
     """A value that is code repeating its key, or the other way round:
     Socks5Auth = Socks5Auth, password = dbPassword2.  Only a value that
@@ -3729,7 +3761,11 @@ def _a_jose_header(_scanner: _SecretScanner, value: str, _password: bool) -> str
 
 def _masked(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
     """Part of a value with the rest masked or cut off: sk-...Xy9Z, ****1234,
-    a value that ends in "..."."""
+    a value that ends in "...", or in MASK_TAIL_CHARS of at most
+    MASK_MAX_DISTINCT kinds (ghp_…xxxxxxxxxxxxxxxx), as a token shape is."""
+    tail = value[-MASK_TAIL_CHARS:]
+    if len(value) > MASK_TAIL_CHARS and len(set(tail)) <= MASK_MAX_DISTINCT:
+        return "masked"
     return "masked" if scanner.mask.search(value) else None
 
 

@@ -492,6 +492,12 @@ def _selection_shapes() -> dict[str, bytes]:
         ).encode(),
         "a run of ldap commands": json.dumps(hostile_selection(lambda: "ldapadd ")).encode(),
         "numbers after a key": json.dumps(hostile_selection(lambda: "pwd=000000 ")).encode(),
+        # A key and a space alone before the value: each value a candidate,
+        # or a long word the pattern reads for a digit.
+        "a key, a space and a value": json.dumps(hostile_selection(lambda: "Token " + _random(8) + "1 ")).encode(),
+        "a key and a space before a long word": json.dumps(
+            hostile_selection(lambda: "pw " + _random(250, "abcdefghijklmnopqrstuvwxyz") + " ")
+        ).encode(),
         "soft hyphens after four accents": json.dumps(
             hostile_selection(lambda: "a\u0301\u0301\u0301\u0301\u00ad", ensure_ascii=False), ensure_ascii=False
         ).encode(),

@@ -764,8 +764,9 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         """2 MiB selections that each once cost one judgement, pattern step
         or Python loop turn per few characters: values that assign their
         key again, a run of commands each read sixteen tokens ahead, numbers
-        after a key, soft hyphens after accented letters, and a token inside
-        a long string before the one that ends the JSON."""
+        after a key, a long word after a key and a space, soft hyphens after
+        accented letters, and a token inside a long string before the one
+        that ends the JSON."""
         rng = random.Random(61)
         punctuation = ALNUM + "!$*+./:?@^|~"
         shapes = {
@@ -776,6 +777,10 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             "ldap commands": (lambda: "ldapadd ", "checked"),
             "numbers after a key": (lambda: "pwd=000000 ", "checked"),
             "quoted numbers after a key": (lambda: 'pwd="000000" ', "checked"),
+            "a key and a space before a long word": (
+                lambda: "pw " + "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=250)) + " ",
+                "checked",
+            ),
             "soft hyphens after accents": (lambda: "a\u0301\u0301\u0301\u0301\u00ad", "checked"),
             # Canonical order puts the ypogegrammeni (class 240) after the
             # grave below (220): NFKC sorts each run of marks by insertion.

@@ -1339,6 +1339,14 @@ class TestAssignmentForms(unittest.TestCase):
             "psk": (f"psk={token}", assignment),
             "wifi pass": (f"wifi pass: {human}", assignment),
             "WPA2 key": (f"WPA2 key: {token}", assignment),
+            "a space alone": (f"Password {human}", assignment),
+            "a space alone, passwd": (f"passwd {token}", assignment),
+            "a space alone, Token": (f"Token {token}", assignment),
+            "a space alone, ApiKey": (f"ApiKey {token}", assignment),
+            "a space alone, in prose": (f"Use password {human} to log in.", assignment),
+            "a space alone, the key repeated": (f"password: password {human}", assignment),
+            "a space alone, Russian": (f"\u043f\u0430\u0440\u043e\u043b\u044c {human}", assignment),
+            "npm config set": (f"npm config set //registry.npmjs.org/:_authToken {token}", assignment),
             "Markdown, bold label": (f"**Password:** {human}", assignment),
             "Markdown, bold key": (f"**password**: `{human}`", assignment),
             "Markdown, bold words": (f"- **API key**: {token}", assignment),
@@ -1417,6 +1425,12 @@ PROSE_ABOUT_CREDENTIALS = [
     "password: ChangeMe123",
     "boarding pass: BA2490",
     "upward: 5px",
+    "token gpt-4o-mini is cheaper per call",
+    "token T1234 in the tracker",
+    "password v2.3.1 of the library",
+    "password bcrypt==4.1.2 pinned",
+    "the deploy key ~/.ssh/deploy_ed25519 needs chmod 600",
+    "openssl pkcs12 -export -passout pass:$P12_PASS -out c.p12",
 ]
 
 
@@ -1444,7 +1458,12 @@ class TestValueJudgements(unittest.TestCase):
             ("eyJhbGciOiJIUzI1NiJ9", "jose-header"),
             ("eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9", "jose-header"),
         ],
-        "_masked": [("sk-...Xy9Z", "masked"), ("****1234", "masked"), ("a1b2c3d4...", "masked")],
+        "_masked": [
+            ("sk-...Xy9Z", "masked"),
+            ("****1234", "masked"),
+            ("a1b2c3d4...", "masked"),
+            ("tok_Kx9mQ2vLxxxxxxxxxxxxxxxx", "masked"),
+        ],
         "_a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run")],
         "_data": [("2024-11-30T10:20:30Z", "data"), ("db01.prod.internal:5432", "data")],
         "_a_path": [("/run/secrets/db_password", "path"), ("~/.ssh/id_rsa", "path"), ("C:\\keys\\app.pfx", "path")],
@@ -1458,7 +1477,7 @@ class TestValueJudgements(unittest.TestCase):
             ("cn=agent,dc=example,dc=com", "distinguished-name"),
         ],
         "_an_assignment": [("AWS_PROFILE=prod-admin", "assignment"), ("bos_token=", "assignment")],
-        "_a_name": [("getPassword", "name"), ("3AA5C34371567BD2", "key-id")],
+        "_a_name": [("getPassword", "name"), ("TokenV2", "name"), ("3AA5C34371567BD2", "key-id")],
         "_a_type_name": [("X25519PrivateKey", "type"), ("secrecy::SecretString", "type")],
         "_a_reference": [("vault/secret/data/prod#password", "reference")],
         "_low_entropy": [("aaaaaaab", "low-entropy")],
@@ -1472,6 +1491,23 @@ class TestValueJudgements(unittest.TestCase):
             for value, reason in cases:
                 with self.subTest(judgement=name, value=value):
                     self.assertEqual(judgement(scanner, value, False), reason)
+
+    def test_a_value_after_a_key_and_a_space_alone_needs_both_cases_or_a_symbol(self) -> None:
+        """The pattern has seen to a digit; what the value must hold more."""
+        for value, alone in (
+            ("xu6lMy2gITy4", True),
+            ("kph6kd@f4eua", True),
+            ("K9M2Q7Z4+", True),
+            ("a1b2c3d4e5f6", False),
+            ("T1234ABCD", False),
+            ("gpt-4o-mini", False),
+            ("pass:Kx9mQ2vLp7", False),
+            ("user=Kx9mQ2vLp7", False),
+            ("~/.ssh/Id_ed25519", False),
+            ("$Deploy_Key2", False),
+        ):
+            with self.subTest(value=value):
+                self.assertEqual(cp._stands_alone(value), alone)
 
     def test_after_a_password_key_a_type_needs_a_module_path(self) -> None:
         """password: secrecy::SecretString is code, password: SecretString a
