@@ -1849,8 +1849,9 @@ _VALUE = (
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
     rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
 )
-# "is" in English, German, French and Spanish prose.
-_PROSE_IS = r"(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?)"
+# "is" in English, German, French, Spanish, Italian and Portuguese prose,
+# and German "lautet" (reads).
+_PROSE_IS = r"(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?|\u00e8|\u00e9|[Ll][Aa][Uu][Tt][Ee][Tt])"
 # What may follow it before the value: "is now", "is still", "is set to",
 # "was changed to".
 _PROSE_IS_NOW = (
@@ -1865,7 +1866,8 @@ _DECLARED_TYPE = (
     r"(?:<[^>\n\x00]{0,40}+>|\[[^\]\n\x00]{0,40}+\])?+[?*]?+"
 )
 # Between a key and its value: `>` right after it, the value on the same
-# line or the next (XML: <password>…</password>; the judge checks the
+# line or the next (XML: <password>…</password>, or the key named by an
+# attribute: <entry key="db.password">…</entry>; the judge checks the
 # tags), or an optional closing quote, bracket or backslash and spaces,
 # then one of:
 # - `= ("user", ` (a user and password pair after an auth key);
@@ -1888,7 +1890,7 @@ _DECLARED_TYPE = (
 # next character picks the form, so that a key followed by none of them
 # costs one failed step per form.
 _ASSIGNMENT = (
-    r"(?:>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+"
+    r"(?:[\"']?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
     r"=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
@@ -1918,6 +1920,10 @@ def _password_flag_after(command: str, longest_token: int, tokens: int, flag: st
     each, not one for every token each could read."""
     between = rf"(?:[ \t]++(?!{command}(?![^\s\x00]))[^\s\x00]{{1,{longest_token}}}+){{0,{tokens}}}?"
     return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + _VALUE
+
+
+# echo (maybe with -n or -e) before what it writes to a pipe.
+_ECHO = r"echo[ \t]++(?:-[neE]{1,3}+[ \t]++)?+"
 
 
 # "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
@@ -2550,6 +2556,52 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         keywords=("sqlcmd", "mosquitto", "zip"),
         example=r"sqlcmd -S db -U sa -P [A-Za-z0-9]{14}",
     ),
+    # A password piped to a command that reads it on standard input: sudo
+    # -S, docker (podman, helm, oras) login --password-stdin, passwd
+    # --stdin, gh auth login --with-token; and user:password to chpasswd.
+    SecretRule(
+        "credential-flag",
+        _ECHO + r"(?P<password>)" + _VALUE + r"[ \t]*+\|[ \t]*+"
+        r"(?:sudo[ \t]++(?:-[A-RT-Za-z]{0,4}+S|--stdin)|[^|\n\x00]{0,200}?(?:--password-stdin|passwd[ \t]++--stdin"
+        r"|auth[ \t]++login[^|\n\x00]{0,100}?--with-token))",
+        "the manuals of sudo(8), chpasswd(8), passwd(1) and docker login; gh auth login",
+        keywords=("echo",),
+        example=r"echo [A-Za-z0-9]{14} \| docker login -u ci --password-stdin",
+    ),
+    SecretRule(
+        "credential-flag",
+        _ECHO + r"[\"']?+[A-Za-z_][A-Za-z0-9_.-]{0,31}+:(?P<password>)(?P<value>[^\s\"'`:|\x00]{1,256}+)[\"']?+"
+        r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?+chpasswd",
+        keywords=("echo",),
+        example=r"echo \"deploy:[A-Za-z0-9]{14}\" \| chpasswd",
+    ),
+    # Windows: net use \\host\share <password> /user:<name>, or the
+    # password after /user:<name>.
+    SecretRule(
+        "credential-flag",
+        _password_flag_after(r"net[ \t]++use", 256, 3, r"/[Uu][Ss][Ee][Rr]:[^\s\x00]{1,128}+"),
+        "net use (Windows command reference)",
+        keywords=("net use",),
+        example=r"net use Z: \\\\nas\\backup /user:admin [A-Za-z0-9]{14}",
+    ),
+    SecretRule(
+        "credential-flag",
+        r"net[ \t]++use(?:[ \t]++[^\s\x00/]{1,256}+){1,2}?[ \t]++(?P<password>)"
+        + _VALUE
+        + r"(?=[ \t]++/[Uu][Ss][Ee][Rr]:)",
+        keywords=("net use",),
+        example=r"net use Z: \\\\nas\\backup [A-Za-z0-9]{14} /user:admin",
+    ),
+    # vault login <token>, after any flags; key=value pairs after it are
+    # the auth method's, read by the key row.
+    SecretRule(
+        "credential-flag",
+        r"vault[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
+        rf"(?![^{_BARE_VALUE_END}=]{{0,256}}+=)(?P<password>)" + _VALUE,
+        "vault login (HashiCorp Vault CLI docs)",
+        keywords=("vault",),
+        example=r"vault login [A-Za-z0-9]{24}",
+    ),
     SecretRule(
         "credential-flag",
         r"sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
@@ -2854,6 +2906,8 @@ AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey", "api-k
 # What "pass" alone may follow to be a key: the start, a space, a query
 # string, XML, JSON or code ("user:pass" is a pair's name, not a key).
 KEY_OPENERS = frozenset(" \t\n\r\x00?&;<{(\"'[,$")
+# The attributes of an XML element that name what it holds.
+XML_NAMING_ATTRIBUTES = (" key=", " name=", "\tkey=", "\tname=")
 # Symbols that, beside a digit, make a value after a key and a space a
 # credential: not name punctuation, nor "=" of an assignment (bcrypt==4.1).
 STANDALONE_SYMBOLS = frozenset("!@#$%^&*+?~")
@@ -3424,10 +3478,10 @@ def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
             resume = min(resume, key_end)  # "to … is": what the words hold is scanned again
         if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
             return None, resume
-        if scan.has_spaced and match["spaced"] is not None:
-            if not _stands_alone(value):
-                return None, key_end
-            password = False  # a name is a name after any key here: Token UniswapV3Pool
+    if scan.has_spaced and match["spaced"] is not None:
+        if not _stands_alone(value):
+            return None, key_end if key_start >= 0 else match.end()
+        password = False  # a name is a name after any key here: Token UniswapV3Pool
     # Before the value is judged: a value that assigns its key again is read
     # inside whatever it is, and judging it first would cost a judgement of
     # up to MAX_VALUE_CHARS for each key it holds (#a_password=x#b_password=…).
@@ -3644,7 +3698,10 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
     connector = between.lstrip("\\\"'`] \t")[:1]
     if connector == ">":
         opening = text[max(0, identifier_start - 32) : identifier_start]
-        in_tag = opening.endswith("<") or ("<" in opening and opening.rsplit("<", 1)[1].endswith(":"))
+        if between[:1] in ("'", '"'):
+            in_tag = opening.endswith(between[0]) and _names_by_attribute(opening[:-1])
+        else:
+            in_tag = opening.endswith("<") or ("<" in opening and opening.rsplit("<", 1)[1].endswith(":"))
         return in_tag and text[value_end : value_end + 32].lstrip(" \t\r\n").startswith("</")
     if connector == ",":
         return quoted and between.lstrip("\\")[:1] in ("'", '"')
@@ -3664,6 +3721,14 @@ def _stands_alone(value: str) -> bool:
         return False
     has_cases = value.lower() != value and value.upper() != value
     return has_cases or not STANDALONE_SYMBOLS.isdisjoint(value)
+
+
+def _names_by_attribute(opening: str) -> bool:
+    """Whether the text before a quoted key opens an element that names its
+    value by a key= or name= attribute: <entry key=, <property name=,
+    <add key= (Java XML properties, Hibernate, .NET)."""
+    tag = opening.rpartition("<")[2]
+    return bool(opening) and "<" in opening and ">" not in tag and tag.endswith(XML_NAMING_ATTRIBUTES)
 
 
 def _repeats_key(scanner: _SecretScanner, value: str, identifier: str) -> bool:
