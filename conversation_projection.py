@@ -1813,7 +1813,7 @@ def parse_selection(data: bytes) -> JsonObject:
 # is lowercased.
 _CREDENTIAL_KEY_STEM = (
     r"[PpCcKkUu](?:"
-    r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode, Passwort, passe
+    r"[Aa](?:[Ss][Ss](?<=[Pp][Aa][Ss][Ss])|[Tt](?<=[Pp][Aa][Tt]))"  # pass, password, …, Passwort, passe; pat
     r"|[Ww](?<=[Pp][Ww])"  # pw, pwd
     r"|[Ss][Kk](?<=[Pp][Ss][Kk])"  # psk (a Wi-Fi network's pre-shared key)
     r"|[Rr][Ee](?:[Tt](?<=[Ss][Ee][Cc][Rr][Ee][Tt])|[Dd](?<=[Cc][Rr][Ee][Dd]))"  # secret, cred, credential
@@ -2564,7 +2564,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         _ECHO + r"(?P<password>)" + _VALUE + r"[ \t]*+\|[ \t]*+"
         r"(?:sudo[ \t]++(?:-[A-RT-Za-z]{0,4}+S|--stdin)|[^|\n\x00]{0,200}?(?:--password-stdin|passwd[ \t]++--stdin"
         r"|auth[ \t]++login[^|\n\x00]{0,100}?--with-token))",
-        "the manuals of sudo(8), chpasswd(8), passwd(1) and docker login; gh auth login",
+        "the manuals of sudo(8), chpasswd(8), passwd(1), docker login and gh auth login",
         keywords=("echo",),
         example=r"echo [A-Za-z0-9]{14} \| docker login -u ci --password-stdin",
     ),
@@ -2615,7 +2615,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-assignment",
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,40}+)" + _ASSIGNMENT + _VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
-        keywords=("pass", "pw", "secret", "cred", "token", "kennwort", "key", "auth", "psk"),
+        keywords=("pass", "pw", "secret", "cred", "token", "kennwort", "key", "auth", "psk", "pat"),
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
     ),
     # The same with "password" in Russian, Chinese, Japanese, Korean and
@@ -2716,7 +2716,7 @@ CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 # as a name (the judge checks; "$uperS3cret!" is not one).
 PLACEHOLDER_PATTERN = (
     r"\$[{(].*|\$[A-Za-z_][A-Za-z0-9_]*(?:->|[\[{.:]).*|%[A-Za-z_][A-Za-z0-9_]*%"  # ${VAR} $(cmd) $var->{x} %VAR%
-    r"|[<{\[].*|&lt;.*|#\{.*|@@?[A-Za-z_]+@@?"  # <value> {{ x }} [value] #{x} @VAR@ @@VAR@@
+    r"|[<{\[].*|&lt;.*|#\{.*|@@?[A-Za-z_][A-Za-z0-9_.-]*@@?"  # <value> {{ x }} [value] #{x} @VAR@ @db.password@ @@VAR@@
     r"|![A-Za-z]+(?:[-_][A-Za-z]+)*"  # a YAML tag: !vault, !env_var, !vault-encrypted
     r"|\?[A-Za-z][A-Za-z ]*"  # the message of a shell's ${VAR:?message}
     r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+!"  # TypeScript's non-null process.env.KEY!
@@ -2836,6 +2836,7 @@ PASSWORD_WORDS = frozenset(
 )
 SECRET_WORDS = PASSWORD_WORDS | frozenset(
     {"secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential", "credentials"}
+    | {"pat", "pats"}  # a personal access token (GITHUB_PAT, AZURE_DEVOPS_PAT)
 )
 # A word ending in one of these names a password (dbpassword) or a secret (clientsecret,
 # accesstoken, basicauth), unless it is an ordinary word.

@@ -1357,6 +1357,7 @@ class TestAssignmentForms(unittest.TestCase):
             "net use, password first": (f"net use Z: \\\\nas\\backup {human} /user:admin", flag),
             "net use, password last": (f"net use Z: \\\\nas\\backup /user:CORP\\admin {human}", flag),
             "vault login": (f"vault login -no-print {token}", flag),
+            "PAT": (f"GITHUB_PAT={token}", assignment),
             "Markdown, bold label": (f"**Password:** {human}", assignment),
             "Markdown, bold key": (f"**password**: `{human}`", assignment),
             "Markdown, bold words": (f"- **API key**: {token}", assignment),
@@ -1448,6 +1449,7 @@ PROSE_ABOUT_CREDENTIALS = [
     "net use Z: \\\\nas01\\backups * /user:admin",
     '<input type="password" name="password" placeholder="Enter password"/>',
     '<label for="password">Password2</label>',
+    '<entry key="db.password">@db.password@</entry> (Maven resource filtering)',
 ]
 
 
