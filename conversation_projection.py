@@ -1884,8 +1884,9 @@ _DECLARED_TYPE = (
 #   password to …"), "is"/"was"/"are" (then maybe "now", "still", "set to",
 #   "changed to", "reset to"), or a quoted value (WITH PASSWORD '…');
 # - after a space, a dash or an arrow: Password - …, password -> …, → and —;
-# - a space alone, before a value with a digit (Password xu6lMy%gITy4,
-#   passwd TxDpE7Wb…): the judge holds such a value to more (_stands_alone);
+# - a space alone, maybe with an opening bracket, before a value with a
+#   digit (Password xu6lMy%gITy4, passwd TxDpE7Wb…, Password (…)): the
+#   judge holds such a value to more (_stands_alone);
 # then an optional HTTP auth scheme.  The common prefix is read once and the
 # next character picks the form, so that a key followed by none of them
 # costs one failed step per form.
@@ -1906,7 +1907,7 @@ _ASSIGNMENT = (
     r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
-    r"|(?P<spaced>)(?=[^\s\x00\d]{0,255}+\d)"
+    r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
     r":?\*{0,2}+[ \t]{0,8}+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
