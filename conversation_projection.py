@@ -3078,12 +3078,14 @@ class _SecretScanner:
             self.scans.append(scan)
         # The run lengths worth looking for in a text, shortest first.
         self.runs = sorted({scan.run for scan in self.scans} - {0})
-        # Verdicts by key (the word before it, its identifier) and by value
-        # (the value, whether it must be a password): the same key or value
-        # repeated is judged once.  Both stay small: every entry was a
-        # judgement, and a text gets at most MAX_SECRET_CANDIDATES.
+        # Verdicts by key (the word before it, its identifier), by value
+        # (the value, whether it must be a password), and a key's words (the
+        # key, whether humps split them): the same key or value repeated is
+        # judged once.  All stay small: every entry was a judgement, and a
+        # text gets at most MAX_SECRET_CANDIDATES.
         self.key_verdicts: dict[tuple[str, str], int] = {}
         self.value_verdicts: dict[tuple[str, bool], bool] = {}
+        self.key_words: dict[tuple[str, bool], tuple[str, ...]] = {}
 
 
 def _token_end(re: Any, pattern: str) -> str:
@@ -3365,6 +3367,7 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
     scanner = _secret_scanner()
     scanner.key_verdicts.clear()
     scanner.value_verdicts.clear()
+    scanner.key_words.clear()
     import bisect
 
     field_starts = [0]
@@ -3686,11 +3689,15 @@ def _names_a_secret(scanner: _SecretScanner, before: str, identifier: str) -> in
     return _NOT_SECRET
 
 
-def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> list[str]:
-    """ "X-Api-Key" -> ["x", "api", "key"]; "clientSecret" -> ["client", "secret"]
-    (or ["clientsecret"] without splitting humps)."""
-    spaced = scanner.camel_hump.sub(" ", label) if split_humps else label
-    return [word for word in scanner.not_alnum.split(spaced.lower()) if word]
+def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> tuple[str, ...]:
+    """ "X-Api-Key" -> ("x", "api", "key"); "clientSecret" -> ("client", "secret")
+    (or ("clientsecret",) without splitting humps)."""
+    words = scanner.key_words.get((label, split_humps))
+    if words is None:
+        spaced = scanner.camel_hump.sub(" ", label) if split_humps else label
+        words = tuple(word for word in scanner.not_alnum.split(spaced.lower()) if word)
+        scanner.key_words[(label, split_humps)] = words
+    return words
 
 
 def _connector_fits(text: str, between: str, identifier_start: int, value_end: int, quoted: bool) -> bool:
@@ -3850,6 +3857,8 @@ def _data(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
 def _a_path(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
     """A file path whose every part reads as a name (/run/secrets/db, ~/.ssh/id,
     C:\\keys\\app.pfx); random characters between slashes do not."""
+    if "/" not in value and "\\" not in value:
+        return None  # every path holds a separator
     match = scanner.path.fullmatch(value)
     if match is None:
         return None
