@@ -2791,14 +2791,19 @@ KEY_ID_PATTERN = r"(?:0x)?[0-9A-F]{16}|[0-9A-F]{40}"
 # mixed-case string breaks the humps.
 _WORD = r"(?:[a-z]++|[A-Z]++[a-z]*+)(?:[A-Z][a-z]{2,}+)*+(?:[A-Z]{2,}+|[A-Z][a-z]?+)?+"
 # For keys that are not passwords a word or hump may end in up to three
-# digits (oauth2, sha256, HS256, Socks5Auth), a capital with digits may
-# follow a hump (UniswapV3Pool, TokenV2), but digits may not follow trailing
+# digits (oauth2, sha256, HS256, Socks5Auth), but digits may not follow trailing
 # capitals ("latybNE266"), and a last capital stands alone only in a run
 # of them (AccessKeyID, AccessKeyId; not "…LdiP").
 _NUMBERED_WORD = (
+    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+)*+(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+)?+"
+)
+# A name of one word may also hold a capital with digits after a hump of
+# three letters (UniswapV3Pool, TokenV2, ApiKeyV2); between separators,
+# where parts are short, random characters would read as such too often.
+_NAME_WORD = (
     r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+"
-    r"(?:[A-Z][a-z]{2,}+[0-9]{0,3}+|(?<=[a-z]{2})[A-Z][0-9]{1,3}+(?=[A-Z][a-z]{2}))*+"
-    r"(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+|(?<=[a-z]{2})[A-Z][0-9]{1,3}+)?+"
+    r"(?:[A-Z][a-z]{2,}+[0-9]{0,3}+|(?<=[A-Za-z][a-z]{2})[A-Z][0-9]{1,3}+(?=[A-Z][a-z]{2}))*+"
+    r"(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+|(?<=[A-Za-z][a-z]{2})[A-Z][0-9]{1,3}+)?+"
 )
 _SEPARATORS = r"[-_./:\\#@+=~&%?()\[\]]"
 # Words and numbers between any separators: what a placeholder or a path
@@ -2812,7 +2817,7 @@ WORDISH_OR_NUMBERED_PATTERN = WORDISH_PATTERN.replace(_WORD, _NUMBERED_WORD)
 _NAME_SEPARATORS = r"[-_./:]"
 NAME_PATTERN = (
     rf"{_NAME_SEPARATORS}*+(?:{_NUMBERED_WORD}|[0-9]++)(?:{_NAME_SEPARATORS}++(?:{_NUMBERED_WORD}|[0-9]++))*+"
-    rf"{_NAME_SEPARATORS}*+"
+    rf"{_NAME_SEPARATORS}*+|{_NAME_WORD}"
 )
 # A name after a key that names a password, judged strictly: words without
 # digits between name punctuation (getPassword, prod-db-credentials,

@@ -1531,6 +1531,20 @@ class TestValueJudgements(unittest.TestCase):
             with self.subTest(value=value):
                 self.assertEqual(cp._stands_alone(value), alone)
 
+    def test_a_capital_with_digits_reads_as_part_of_a_name_of_one_word_only(self) -> None:
+        """UniswapV3Pool and TokenV2 are names; between separators, where
+        parts are short, the same shape is taken for random characters."""
+        scanner = cp._secret_scanner()
+        for value, reason in (
+            ("UniswapV3Pool", "name"),
+            ("ApiKeyV2", "name"),
+            ("DQjyY4-h", None),
+            ("m6~xcM5/is", None),
+        ):
+            with self.subTest(value=value):
+                self.assertEqual(cp._a_name(scanner, value, False), reason)
+                self.assertIsNone(cp._a_reference(scanner, value, False))
+
     def test_after_a_password_key_a_type_needs_a_module_path(self) -> None:
         """password: secrecy::SecretString is code, password: SecretString a
         password that happens to read as a type."""
