@@ -1821,6 +1821,12 @@ _CREDENTIAL_KEY_STEM = (
     r"|[Tt][Hh](?<=[Aa][Uu][Tt][Hh])"  # auth, authorization
     r")"
 )
+# The rest of a key after its stem: identifier characters up to the next
+# stem, which starts a key of its own.  A run of stems (pwpwpw…, keykey…)
+# then costs one step per stem, not a read of the whole tail at each; and
+# the key that ends before an assignment is still found, from its last
+# stem (the judge reads its identifier back from there).
+_KEY_TAIL = r"(?:(?!" + _CREDENTIAL_KEY_STEM + r")[A-Za-z0-9_.-]){0,40}+"
 # The bounds of a judged value: one of five characters or fewer is never
 # taken for a credential, and no more than the longest is read.
 MIN_VALUE_CHARS = 6
@@ -1888,15 +1894,17 @@ _DECLARED_TYPE = (
 #   digit (Password xu6lMy%gITy4, passwd TxDpE7Wb…, Password (…)): the
 #   judge holds such a value to more (_stands_alone);
 # then an optional HTTP auth scheme.  The common prefix is read once and the
-# next character picks the form, so that a key followed by none of them
-# costs one failed step per form.
+# next character picks the form (the forms that start with a symbol are
+# tried only before one), so that a key followed by none of them costs a
+# few failed steps.
 _ASSIGNMENT = (
     r"(?:[\"']?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
-    r"=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
+    r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
-    r"|(?::[ \t]{0,8}+|(?<=[ \t]))" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
-    r"|::?(?:[ \t]{0,8}+[|>][-+0-9]{0,2}+[ \t]{0,8}+\r?\n[ \t]{1,16}+)?+"
+    r"|:[ \t]{0,8}+" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
+    r"|::?(?:[ \t]{0,8}+[|>][-+0-9]{0,2}+[ \t]{0,8}+\r?\n[ \t]{1,16}+)?+)"
+    r"|(?<=[ \t])" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
     r"|(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
@@ -2614,7 +2622,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # is …"), where the key names a secret.
     SecretRule(
         "credential-assignment",
-        r"(?P<key>" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,40}+)" + _ASSIGNMENT + _VALUE,
+        r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + _ASSIGNMENT + _VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
         keywords=("pass", "pw", "secret", "cred", "token", "kennwort", "key", "auth", "psk", "pat"),
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
