@@ -1813,9 +1813,8 @@ def parse_selection(data: bytes) -> JsonObject:
 # is lowercased.
 _CREDENTIAL_KEY_STEM = (
     r"[PpCcKkUu](?:"
-    r"[Aa](?:[Ss][Ss](?<=[Pp][Aa][Ss][Ss])|[Tt](?<=[Pp][Aa][Tt]))"  # pass, password, …, Passwort, passe; pat
-    r"|[Ww](?<=[Pp][Ww])"  # pw, pwd
-    r"|[Ss][Kk](?<=[Pp][Ss][Kk])"  # psk (a Wi-Fi network's pre-shared key)
+    r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode, Passwort, passe
+    r"|[Ww][Dd](?<=[Pp][Ww][Dd])"  # pwd
     r"|[Rr][Ee](?:[Tt](?<=[Ss][Ee][Cc][Rr][Ee][Tt])|[Dd](?<=[Cc][Rr][Ee][Dd]))"  # secret, cred, credential
     r"|[Ee](?:[Nn](?:[Nn][Ww][Oo][Rr][Tt]|(?<=[Tt][Oo][Kk][Ee][Nn]))|[Yy](?<=[Kk][Ee][Yy]))"  # token, Kennwort; key
     r"|[Tt][Hh](?<=[Aa][Uu][Tt][Hh])"  # auth, authorization
@@ -1857,12 +1856,22 @@ _VALUE = (
 )
 # "is" in English, German, French, Spanish, Italian and Portuguese prose,
 # and German "lautet" (reads).
-_PROSE_IS = r"(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?|\u00e8|\u00e9|[Ll][Aa][Uu][Tt][Ee][Tt])"
+# The lookahead turns every other word away in one step.
+_PROSE_IS = (
+    r"(?=[IiWwAaEeLl\u00e8\u00e9])(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?|\u00e8|\u00e9"
+    r"|[Ll][Aa][Uu][Tt][Ee][Tt])"
+)
 # What may follow it before the value: "is now", "is still", "is set to",
 # "was changed to".
 _PROSE_IS_NOW = (
     r"(?:[ \t]{1,8}+(?:[Nn][Oo][Ww]|[Ss][Tt][Ii][Ll][Ll]"
     r"|(?:[Ss][Ee][Tt]|[Cc][Hh][Aa][Nn][Gg][Ee][Dd]|[Rr][Ee][Ss][Ee][Tt])[ \t]{1,8}+[Tt][Oo]))?+"
+)
+# "for|of|on|at|to" and up to four words, then "is" or ":" ("the password
+# for the NAS is …").
+_PROSE_FOR = (
+    r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo])(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?[ \t]{0,8}+"
+    r"(?:" + _PROSE_IS + r"(?=[ \t])|[:=])"
 )
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
@@ -1908,10 +1917,7 @@ _ASSIGNMENT = (
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
     r"|(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
-    r"|(?<=[ \t])(?:"
-    r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo])(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?[ \t]{0,8}+"
-    r"(?:" + _PROSE_IS + r"(?=[ \t])|[:=])"
-    r"|[Tt][Oo](?=[ \t])"
+    r"|(?<=[ \t])(?:" + _PROSE_FOR + r"|[Tt][Oo](?=[ \t])"
     r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
@@ -2624,8 +2630,25 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-assignment",
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + _ASSIGNMENT + _VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
-        keywords=("pass", "pw", "secret", "cred", "token", "kennwort", "key", "auth", "psk", "pat"),
+        keywords=("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth"),
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
+    ),
+    # The short key words pw, psk (a Wi-Fi network's pre-shared key) and pat
+    # (a personal access token), as the last word of a key, before ":", "="
+    # or "is" only ("db pw is …", "PSK for the guest network: …"): as stems
+    # of the row above every "pw " or "path" in a text would be tried in all
+    # of its forms.
+    SecretRule(
+        "credential-assignment",
+        r"(?P<key>[Pp](?:[Ww]|[Ss][Kk]|[Aa][Tt][Ss]?+))(?![A-Za-z0-9_])[\\\"'`]{0,2}+"
+        r"(?:[ \t]{0,8}+(?::{0,2}+=|:|\uff1a|\uff1d)(?![=>:/])|[ \t]++(?=[IiWwAaEeLlFfOoTt\u00e8\u00e9])(?:"
+        + _PROSE_IS
+        + r"(?=[ \t])|"
+        + _PROSE_FOR
+        + r"))"
+        r"[ \t]{0,8}+" + _VALUE,
+        keywords=("pw", "psk", "pat"),
+        example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
     ),
     # The same with "password" in Russian, Chinese, Japanese, Korean and
     # Spanish (the Latin-script Passwort, Kennwort and mot de passe are

@@ -495,6 +495,8 @@ def _selection_shapes() -> dict[str, bytes]:
         # A key and a space alone before the value: each value a candidate,
         # or a long word the pattern reads for a digit.
         "a key, a space and a value": json.dumps(hostile_selection(lambda: "Token " + _random(8) + "1 ")).encode(),
+        "short key words repeated": json.dumps(hostile_selection(lambda: "pw pat psk ")).encode(),
+        "key words before a connector word, repeated": json.dumps(hostile_selection(lambda: "key to ")).encode(),
         "a key and a space before a long word": json.dumps(
             hostile_selection(lambda: "pw " + _random(250, "abcdefghijklmnopqrstuvwxyz") + " ")
         ).encode(),
