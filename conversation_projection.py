@@ -2749,6 +2749,7 @@ CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 PLACEHOLDER_PATTERN = (
     r"\$[{(].*|\$[A-Za-z_][A-Za-z0-9_]*(?:->|[\[{.:]).*|%[A-Za-z_][A-Za-z0-9_]*%"  # ${VAR} $(cmd) $var->{x} %VAR%
     r"|[<{\[].*|&lt;.*|#\{.*|@@?[A-Za-z_][A-Za-z0-9_.-]*@@?"  # <value> {{ x }} [value] #{x} @VAR@ @db.password@ @@VAR@@
+    r"|__[A-Za-z0-9_.-]{1,64}__|raw\([{$<].*"  # __DB_PASSWORD__ (release tokens), RAW({{sftp.password}}) (Camel)
     r"|![A-Za-z]+(?:[-_][A-Za-z]+)*"  # a YAML tag: !vault, !env_var, !vault-encrypted
     r"|\?[A-Za-z][A-Za-z ]*"  # the message of a shell's ${VAR:?message}
     r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+!"  # TypeScript's non-null process.env.KEY!
@@ -2769,7 +2770,8 @@ REFERENCE_SCHEMES = frozenset(
 )
 # Values that are data, not credentials: dates and times, IPv6 and MAC
 # addresses, host names (lower case, the last label letters only) with a
-# port, e-mail addresses, version numbers and paths.
+# port, e-mail addresses, version numbers (also a package's,
+# next-auth@5.0.0-beta.19, and a range, ^5.0.0) and paths.
 STRUCTURED_PATTERN = (
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[Tt_][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,9})?)?)?"
     r"(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
@@ -2777,7 +2779,7 @@ STRUCTURED_PATTERN = (
     r"|(?=[0-9A-Fa-f]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:.]{2,45}(?:%[A-Za-z0-9]{1,16})?"
     r"|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?::[0-9]{1,5})?"
     r"|[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}"
-    r"|v?[0-9]{1,6}(?:\.[0-9]{1,6}){1,3}(?:[-+][0-9A-Za-z.-]{1,32})?"
+    r"|(?:@?[a-z0-9][a-z0-9._/-]{0,63}@)?[~^]?v?[0-9]{1,6}(?:\.[0-9]{1,6}){1,3}(?:[-+][0-9A-Za-z.-]{1,32})?"
 )
 # A file path: from the root, the home or working directory, or a drive.
 PATH_PATTERN = r"(?:~|\.{1,2}|[A-Za-z]:)?+(?P<parts>[/\\][^/\\]*+(?:[/\\][^/\\]*+)*+)"
@@ -3740,7 +3742,10 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
     """What joins key and value, checked where the pattern cannot: a ">" is
     an XML element only inside <key>…</ (not mongodb://<user>:<password>@…),
     and a "," pairs a quoted key with a quoted value only."""
-    connector = between.lstrip("\\\"'`] \t")[:1]
+    rest = between.lstrip("\\\"'`] \t")
+    connector = rest[:1]
+    if connector.isalpha() and between[:1] in ("'", '"', "`") and not rest.lower().startswith("value"):
+        return False  # a declared type after a closing quote: an attribute (name="password" type="xs:string")
     if connector == ">":
         opening = text[max(0, identifier_start - 32) : identifier_start]
         if between[:1] in ("'", '"'):

@@ -1458,6 +1458,8 @@ PROSE_ABOUT_CREDENTIALS = [
     '<input type="password" name="password" placeholder="Enter password"/>',
     '<label for="password">Password2</label>',
     '<entry key="db.password">@db.password@</entry> (Maven resource filtering)',
+    '<xs:element name="password" type="xs:string" minOccurs="0"/>',
+    '<xs:attribute name="password" type="xs:string" use="optional"/>',
 ]
 
 
@@ -1480,6 +1482,8 @@ class TestValueJudgements(unittest.TestCase):
             ("XXXX_PUT_YOUR_TOKEN_HERE_XXXX", "placeholder"),
             ("!env_var", "placeholder"),
             ("!vault-encrypted", "placeholder"),
+            ("__DB_PASSWORD__", "placeholder"),
+            ("RAW({{sftp.password}})", "placeholder"),
         ],
         "_a_jose_header": [
             ("eyJhbGciOiJIUzI1NiJ9", "jose-header"),
@@ -1492,7 +1496,12 @@ class TestValueJudgements(unittest.TestCase):
             ("tok_Kx9mQ2vLxxxxxxxxxxxxxxxx", "masked"),
         ],
         "_a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run")],
-        "_data": [("2024-11-30T10:20:30Z", "data"), ("db01.prod.internal:5432", "data")],
+        "_data": [
+            ("2024-11-30T10:20:30Z", "data"),
+            ("db01.prod.internal:5432", "data"),
+            ("next-auth@5.0.0-beta.19", "data"),
+            ("^5.0.0-beta.4", "data"),
+        ],
         "_a_path": [("/run/secrets/db_password", "path"), ("~/.ssh/id_rsa", "path"), ("C:\\keys\\app.pfx", "path")],
         "_said_about_a_secret": [
             ("Argon2id-hashed", "scheme"),
