@@ -2951,6 +2951,23 @@ XML_NAMING_ATTRIBUTES = (" key=", " name=", "\tkey=", "\tname=")
 # Symbols that, beside a digit, make a value after a key and a space a
 # credential: not name punctuation, nor "=" of an assignment (bcrypt==4.1).
 STANDALONE_SYMBOLS = frozenset("!@#$%^&*+?~")
+# A name such a value may be in prose: words, acronyms and numbers, a
+# letter or two beside digits (7B, 8x7B, V2, 4k), joined by name
+# punctuation, "+", an issue's "#" (PR#512) or a percent escape.  Every
+# part must read as one of them, as random characters rarely do: a capital
+# with one lower-case letter before another capital (…KfP…) breaks it.
+SPACED_NAME_PATTERN = (
+    r"(?:[A-Z]{2,6}+(?![a-z]{2})|[A-Z]{1,5}?(?=[A-Z][a-z])|[A-Z]?[a-z]{2,}+|[a-z](?=[A-Z]{2})"
+    r"|[A-Za-z](?=[0-9])|(?<=[0-9])[A-Za-z]{1,2}+(?![a-z])|[0-9]++"
+    r"|[-_./+]|(?<=[A-Z])#(?=[0-9])|%[0-9A-F]{2})++"
+)
+# Symbols that no such name holds.
+PASSWORD_SYMBOLS = frozenset("!$^&*?~@")
+# Such names change from lower to upper case at most twice (KeePassXC2,
+# K8sSecretV1) and between letters and digits at most four times
+# (Mixtral-8x7B); random characters of that length do so more often.
+MAX_NAME_CASE_FLIPS = 2
+MAX_NAME_DIGIT_EDGES = 4
 # What such a value does not start with: a path (~/.ssh/deploy_ed25519,
 # ./certs), a variable ($DEPLOY_KEY2, %APPDATA%) or a bracket.
 STANDALONE_NOT_FIRST = frozenset("~/.\\$%<[{(")
@@ -3044,6 +3061,10 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "digit": (r"[0-9]", True, False),
     "vowel": (r"[AEIOUYaeiouy]", True, False),
     "lower_run": (r"[A-Z]?[a-z]++", True, False),
+    "long_lower_run": (r"[a-z]{3,}+", True, False),
+    "case_flip": (r"[a-z](?=[A-Z])", True, False),
+    "digit_edge": (r"[A-Za-z](?=[0-9])|[0-9](?=[A-Za-z])", True, False),
+    "spaced_name": (SPACED_NAME_PATTERN, True, False),
     "camel_hump": (r"(?<=[a-z0-9])(?=[A-Z])", True, False),
     "not_alnum": (r"[^a-z0-9]+", True, False),
 }
@@ -3522,7 +3543,7 @@ def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
         if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
             return None, resume
     if scan.has_spaced and match["spaced"] is not None:
-        if not _stands_alone(value):
+        if not _stands_alone(scanner, value):
             return None, key_end if key_start >= 0 else match.end()
         password = False  # a name is a name after any key here: Token UniswapV3Pool
     # Before the value is judged: a value that assigns its key again is read
@@ -3758,19 +3779,30 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
     return True
 
 
-def _stands_alone(value: str) -> bool:
+def _stands_alone(scanner: _SecretScanner, value: str) -> bool:
     """Whether a value that follows its key after a space alone, with no
     ":" or "=" to say it is the key's, reads as a credential by its
     characters: a digit (the pattern saw to it) and both cases or a symbol,
     as random strings and chosen passwords have (xu6lMy%gITy4) and the
     words that follow a key in prose do not (token gpt-4o-mini, password
-    v2.3.1, token T1234).  One with ":" or "=" is an assignment of its own
-    (-passout pass:…), read where the scan goes on; one that starts as a
-    path or a variable is not one (deploy key ~/.ssh/deploy_ed25519)."""
+    v2.3.1, token T1234); and not made of words, acronyms and numbers as
+    the names of models, contracts, classes and standards are
+    (Qwen2.5-Coder-7B, MockERC20, OAuth2+PKCE, PR#512).  One with ":" or
+    "=" is an assignment of its own (-passout pass:…), read where the scan
+    goes on; one that starts as a path or a variable is not one (deploy key
+    ~/.ssh/deploy_ed25519)."""
     if ":" in value or "=" in value or value[0] in STANDALONE_NOT_FIRST:
         return False
     has_cases = value.lower() != value and value.upper() != value
-    return has_cases or not STANDALONE_SYMBOLS.isdisjoint(value)
+    if not has_cases and STANDALONE_SYMBOLS.isdisjoint(value):
+        return False
+    if not PASSWORD_SYMBOLS.isdisjoint(value):
+        return True  # no name holds one: a chosen password (Summer!2024)
+    if scanner.spaced_name.fullmatch(value) is None or len(scanner.case_flip.findall(value)) > MAX_NAME_CASE_FLIPS:
+        return True
+    if len(scanner.digit_edge.findall(value)) > MAX_NAME_DIGIT_EDGES:
+        return True
+    return not all(scanner.vowel.search(run) for run in scanner.long_lower_run.findall(value))
 
 
 def _names_by_attribute(opening: str) -> bool:

@@ -707,6 +707,63 @@ WORDS_AFTER_A_KEY = (
     "That token " + JWT_HEADER + ' is only the header segment: {"alg":"HS256","typ":"JWT"}.',
 )
 
+# Summaries an outside review of the gate wrote that hold no credential but
+# were refused when a key and a space alone were first read as an
+# assignment: names of models, contracts, classes and standards, package
+# versions, schema attributes and release placeholders after a key.
+NAMES_AFTER_A_KEY = (
+    "We benchmarked throughput per token Qwen2.5-Coder-7B vs DeepSeek-Coder-V2-Lite on the A100; Qwen was "
+    "1.4x faster at batch 8.",
+    "Solidity: deploy token MockERC20 with 18 decimals in the Foundry fixture, mint 1e24 to alice, then "
+    "approve the router.",
+    "Explained the Compound III market: users supply USDC and receive the base token cUSDCv3; collateral "
+    "such as WETH does not earn interest.",
+    "Assistant compared auth OAuth2+PKCE for the SPA against the BFF pattern and recommended the BFF: "
+    "tokens stay server-side, the browser only holds an HttpOnly cookie.",
+    "Decision log: auth SAML2+OIDC both stay enabled until the last customer migrates off SAML.",
+    "Upgraded auth next-auth@4.24.5 to next-auth@5.0.0-beta.19 (Auth.js). `getServerSession` is now "
+    "`auth()`; the adapter package moved to `@auth/prisma-adapter`.",
+    "The JWT library bump: token jsonwebtoken@9.0.2 drops support for unsigned tokens unless `algorithms: "
+    "['none']` is passed explicitly.",
+    "Dependabot PR: bump password bcrypt@5.1.1 to 5.1.1-rc? No, it was the bcryptjs fork. We pinned "
+    "bcrypt@5.1.1 because the native build works on Node 20.",
+    "package.json diff from the session: auth ^5.0.0-beta.4 was too loose, pinned to the exact beta.",
+    "Assistant reviewed NIST guidance: the password SP800-63b rules drop composition requirements and "
+    "forced rotation, and require checking against breached lists.",
+    "Changelog: reverted password PR#512 because it broke SSO logins for users with a `+` in their e-mail.",
+    "Converted the private key PKCS#1 to PKCS#8 with `openssl pkcs8 -topk8 -nocrypt -in key.pem -out "
+    "key8.pem` because the Java loader only reads PKCS#8.",
+    "Notes: token ERC4626Vault wraps the strategy; `convertToShares` rounds down, `previewMint` rounds up.",
+    "Password KeePassXC2 database? No, KeePassXC uses KDBX 4; the user's file was KDBX 3.1 and needed "
+    "re-saving to get Argon2.",
+    "Rotation job log:\n```\n2024-06-01T03:00:02Z INFO rotate: token TokenV2 issued for svc-ingest "
+    "(expires in 24h)\n2024-06-01T03:00:02Z INFO rotate: password Policy2024Q2 applied to 14 accounts\n```",
+    "User question: why does `git push` ask for a password? Answer: GitHub dropped password auth in 2021; "
+    "the password GitHubPAT2 field in their old script should be a personal access token from the "
+    "credential helper instead.",
+    'web.config transform:\n```xml\n<connectionStrings>\n  <add name="Main" '
+    'connectionString="Server=sql01;Database=App;User Id=app;Password=__DB_PASSWORD__;" '
+    'xdt:Transform="SetAttributes" xdt:Locator="Match(name)"/>\n</connectionStrings>\n```',
+    "Apache Camel route: `<to "
+    'uri="sftp://deploy@files.internal/in?password=RAW({{sftp.password}})&amp;binary=true"/>`.',
+    'XML schema: `<xs:element name="password" type="xs:string" minOccurs="0"/>` and `<xs:element '
+    'name="apiKey" type="tns:ApiKeyV2"/>`.',
+    "LaTeX figure grid: set `\\pw` to 0.48\\linewidth so two subfigures fit; pw 0.32 for three columns.",
+    "TLS-PSK test with OpenSSL: `openssl s_server -psk_identity Client_1 -psk_hint lab -nocert` on the "
+    "server; the client reads the key from `$PSK_HEX`.",
+    "The eval harness logs each token Phi-3-mini-4k-instruct generates; the user wanted a histogram of logprobs.",
+    "We fine-tuned with LoRA on token Mixtral-8x7B outputs as distillation targets; the student is Mistral-7B.",
+    "The secret Llama-3-70B-Instruct jailbreak prompt the user found online was not reproduced; the "
+    "assistant explained why it only works on the base model.",
+    "Closed duplicates: token GH#4521 and token GH#4530 were the same refresh race.",
+    "The token ERC1155Holder base is needed so the vault contract can receive batch transfers.",
+    "Auth header parsing bug: auth Bearer%20xyz arrived URL-encoded from the proxy; fixed by decoding "
+    "before splitting.",
+    "User asked about Shamir: secret SSS-3of5 split with `vault operator init -key-shares=5 -key-threshold=3`.",
+    "Spring Security: token JwtAuthenticationConverter2 was our subclass; replaced by a `Converter<Jwt, "
+    "AbstractAuthenticationToken>` bean.",
+)
+
 # Passages quoted as they are from CPython 3.11.7's standard library (Lib/).
 STANDARD_LIBRARY = (
     # Lib/getpass.py: the module docstring.
@@ -1826,6 +1883,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "summaries/sessions": SESSIONS,
     "summaries/labelled-notes": LABELLED_NOTES,
     "summaries/words-after-a-key": WORDS_AFTER_A_KEY,
+    "summaries/names-after-a-key": NAMES_AFTER_A_KEY,
     "passages/standard-library": STANDARD_LIBRARY,
     "passages/packages": PACKAGES,
     "gitleaks/false-positives": GITLEAKS,

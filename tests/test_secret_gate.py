@@ -1541,9 +1541,20 @@ class TestValueJudgements(unittest.TestCase):
             ("user=Kx9mQ2vLp7", False),
             ("~/.ssh/Id_ed25519", False),
             ("$Deploy_Key2", False),
+            # Names of models, contracts, classes and standards.
+            ("Qwen2.5-Coder-7B", False),
+            ("Mixtral-8x7B", False),
+            ("MockERC20", False),
+            ("KeePassXC2", False),
+            ("OAuth2+PKCE", False),
+            ("PR#512", False),
+            # A symbol no name holds, or random characters.
+            ("Summer!2024", True),
+            ("5I67ONgS5qfW1lexysQN", True),
+            ("TxDpE7WbLvtFJkVRM7ak", True),
         ):
             with self.subTest(value=value):
-                self.assertEqual(cp._stands_alone(value), alone)
+                self.assertEqual(cp._stands_alone(cp._secret_scanner(), value), alone)
 
     def test_a_capital_with_digits_reads_as_part_of_a_name_of_one_word_only(self) -> None:
         """UniswapV3Pool and TokenV2 are names; between separators, where
