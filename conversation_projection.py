@@ -1880,9 +1880,13 @@ _DECLARED_TYPE = (
     r"&?+(?:'static[ \t]++|mut[ \t]++)?+[A-Za-z_][A-Za-z0-9_.]{0,30}+"
     r"(?:<[^>\n\x00]{0,40}+>|\[[^\]\n\x00]{0,40}+\])?+[?*]?+"
 )
+# One more attribute of an XML element after the one that holds the key.
+_XML_ATTRIBUTE = (
+    r"[ \t]++[A-Za-z_:][A-Za-z0-9_:.-]{0,30}+[ \t]*+=[ \t]*+(?:\"[^\"<>\n\x00]{0,64}+\"|'[^'<>\n\x00]{0,64}+')"
+)
 # Between a key and its value: `>` right after it, the value on the same
 # line or the next (XML: <password>…</password>, or the key named by an
-# attribute: <entry key="db.password">…</entry>; the judge checks the
+# attribute: <entry key="db.password" type="string">…</entry>; the judge checks the
 # tags), or an optional closing quote, bracket or backslash and spaces,
 # then one of:
 # - `= ("user", ` (a user and password pair after an auth key);
@@ -1907,7 +1911,7 @@ _DECLARED_TYPE = (
 # tried only before one), so that a key followed by none of them costs a
 # few failed steps.
 _ASSIGNMENT = (
-    r"(?:[\"']?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+"
+    r"(?:(?:[\"'](?:" + _XML_ATTRIBUTE + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
@@ -1937,8 +1941,34 @@ def _password_flag_after(command: str, longest_token: int, tokens: int, flag: st
     return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + _VALUE
 
 
-# echo (maybe with -n or -e) before what it writes to a pipe.
-_ECHO = r"echo[ \t]++(?:-[neE]{1,3}+[ \t]++)?+"
+_NET_USE = r"(?i:net)(?:\.exe)?+[ \t]++(?i:use)"
+# echo (maybe with -n or -e), or printf '%s\n', before what it writes to a
+# pipe.
+_ECHO = r"(?:echo[ \t]++(?:-[neE]{1,3}+[ \t]++)?+|printf[ \t]++(?:'%s(?:\\n)?+'|\"%s(?:\\n)?+\")[ \t]++)"
+# A command that reads a password on standard input: sudo -S (after other
+# flags, and their arguments: sudo -u postgres -S), docker (podman, helm,
+# oras) login --password-stdin, passwd --stdin, gh auth login --with-token.
+# sudo's flags before -S, each with its argument if one follows (read
+# once, with no backtracking: sudo -u postgres -S, sudo -H -S).
+_SUDO_FLAGS = (
+    r"(?:[ \t]++-[A-RT-Za-z]{1,3}+(?![A-Za-z])(?:[ \t]++(?!-)[A-Za-z0-9_.-]{1,32}+)?+"
+    r"|[ \t]++--[a-z-]{2,16}+(?:=[^\s\x00]{0,32}+)?+){0,3}+[ \t]++(?:-[A-RT-Za-z]{0,4}+S|--stdin)"
+)
+_READS_STDIN = (
+    r"(?:/usr/bin/)?+sudo"
+    + _SUDO_FLAGS
+    + r"|[^|\n\x00]{0,200}?(?:--password-stdin|passwd[ \t]++--stdin|auth[ \t]++login[^|\n\x00]{0,100}?--with-token)"
+)
+# The same where they start what a here-string feeds: from a first
+# character the search jumps to, checked behind, so that no position of a
+# text without one costs more than a step.
+_STDIN_FLAGS = (
+    r"[/sp-](?:(?<=/)usr/bin/sudo"
+    + _SUDO_FLAGS
+    + r"|(?<=s)udo"
+    + _SUDO_FLAGS
+    + r"|(?<=-)-password-stdin|(?<=p)asswd[ \t]++--stdin|(?<=-)-with-token)"
+)
 
 
 # "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
@@ -2576,35 +2606,41 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --stdin, gh auth login --with-token; and user:password to chpasswd.
     SecretRule(
         "credential-flag",
-        _ECHO + r"(?P<password>)" + _VALUE + r"[ \t]*+\|[ \t]*+"
-        r"(?:sudo[ \t]++(?:-[A-RT-Za-z]{0,4}+S|--stdin)|[^|\n\x00]{0,200}?(?:--password-stdin|passwd[ \t]++--stdin"
-        r"|auth[ \t]++login[^|\n\x00]{0,100}?--with-token))",
+        _ECHO + r"(?P<password>)" + _VALUE + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
         "the manuals of sudo(8), chpasswd(8), passwd(1), docker login and gh auth login",
-        keywords=("echo",),
+        keywords=("echo", "printf"),
         example=r"echo [A-Za-z0-9]{14} \| docker login -u ci --password-stdin",
+    ),
+    # The same with a here-string: sudo -S id <<< '…'.
+    SecretRule(
+        "credential-flag",
+        r"(?:" + _STDIN_FLAGS + r")[^|<\n\x00]{0,128}?<<<[ \t]*+(?P<password>)" + _VALUE,
+        keywords=("<<<",),
+        example=r"docker login -u ci --password-stdin <<< [A-Za-z0-9]{14}",
     ),
     SecretRule(
         "credential-flag",
         _ECHO + r"[\"']?+[A-Za-z_][A-Za-z0-9_.-]{0,31}+:(?P<password>)(?P<value>[^\s\"'`:|\x00]{1,256}+)[\"']?+"
         r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?+chpasswd",
-        keywords=("echo",),
+        keywords=("echo", "printf"),
         example=r"echo \"deploy:[A-Za-z0-9]{14}\" \| chpasswd",
     ),
     # Windows: net use \\host\share <password> /user:<name>, or the
-    # password after /user:<name>.
+    # password after /user:<name> (/u: for short), in any case.
     SecretRule(
         "credential-flag",
-        _password_flag_after(r"net[ \t]++use", 256, 3, r"/[Uu][Ss][Ee][Rr]:[^\s\x00]{1,128}+"),
+        _password_flag_after(_NET_USE, 256, 3, r"/(?i:u(?:ser)?+):[^\s\x00]{1,128}+"),
         "net use (Windows command reference)",
-        keywords=("net use",),
+        keywords=("net use", "net.exe use"),
         example=r"net use Z: \\\\nas\\backup /user:admin [A-Za-z0-9]{14}",
     ),
     SecretRule(
         "credential-flag",
-        r"net[ \t]++use(?:[ \t]++[^\s\x00/]{1,256}+){1,2}?[ \t]++(?P<password>)"
+        _NET_USE
+        + r"(?:[ \t]++[^\s\x00/]{1,256}+){1,2}?[ \t]++(?P<password>)"
         + _VALUE
-        + r"(?=[ \t]++/[Uu][Ss][Ee][Rr]:)",
-        keywords=("net use",),
+        + r"(?=[ \t]++/(?i:u(?:ser)?+):)",
+        keywords=("net use", "net.exe use"),
         example=r"net use Z: \\\\nas\\backup [A-Za-z0-9]{14} /user:admin",
     ),
     # vault login <token>, after any flags; key=value pairs after it are
@@ -2888,12 +2924,14 @@ KEY_QUALIFIERS = frozenset(
         *("api", "access", "secret", "private", "signing", "encryption", "decryption", "master", "client"),
         *("app", "application", "auth", "service", "account", "aws", "session", "shared", "license"),
         *("consumer", "admin", "root", "deploy", "webhook", "hmac", "jwt", "db", "database", "storage"),
-        *("priv", "wifi", "wlan", "wpa", "wpa2", "wpa3", "wep", "network"),
+        *("priv", "wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"),
     }
 )
 # "pass" after one of these is a password ("wifi pass: …", "root pass …"),
 # unlike after other prose ("boarding pass: BA2490").
-PASS_QUALIFIERS = frozenset({"wifi", "wlan", "router", "root", "admin", "sudo", "db", "ssh", "vpn", "login", "user"})
+PASS_QUALIFIERS = frozenset(
+    {"wifi", "wi-fi", "wlan", "router", "root", "admin", "sudo", "db", "ssh", "vpn", "login", "user"}
+)
 # A secret word followed by one of these is about the secret, not the
 # secret itself (password_hash, secret_name, token_url, --password-stdin).
 ABOUT_A_SECRET = frozenset(
@@ -3634,7 +3672,7 @@ def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: in
     word = ""
     if stripped.endswith((" ", "\t")):
         words = stripped.rstrip(" \t")
-        word_start = len(words.rstrip(LETTERS + DIGITS))  # "WPA2 key"
+        word_start = len(words.rstrip(LETTERS + DIGITS + "-"))  # "WPA2 key", "Wi-Fi key"
         if word_start == 0 or words[word_start - 1] in PROSE_WORD_START:
             word = words[word_start:].lower()
     before = word if word in WORDS_BEFORE_A_KEY else ""
@@ -3761,10 +3799,14 @@ def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> tuple[
 
 def _connector_fits(text: str, between: str, identifier_start: int, value_end: int, quoted: bool) -> bool:
     """What joins key and value, checked where the pattern cannot: a ">" is
-    an XML element only inside <key>…</ (not mongodb://<user>:<password>@…),
-    and a "," pairs a quoted key with a quoted value only."""
+    an XML element only inside <key>…</ (not mongodb://<user>:<password>@…)
+    or <tag key="…" …>…</, and a "," pairs a quoted key with a quoted value
+    only."""
     rest = between.lstrip("\\\"'`] \t")
-    connector = rest[:1]
+    tail = between.rstrip(" \t\r\n")
+    # <tag key="…" …>: the ">" that closes the tag, after a quote or a space (not "=>").
+    closes_tag = between[:1] in ("'", '"') and tail.endswith(">") and tail[-2:-1] in ("'", '"', " ", "\t")
+    connector = ">" if closes_tag else rest[:1]
     if connector.isalpha() and between[:1] in ("'", '"', "`") and not rest.lower().startswith("value"):
         return False  # a declared type after a closing quote: an attribute (name="password" type="xs:string")
     if connector == ">":
@@ -3807,10 +3849,13 @@ def _stands_alone(scanner: _SecretScanner, value: str) -> bool:
 
 def _names_by_attribute(opening: str) -> bool:
     """Whether the text before a quoted key opens an element that names its
-    value by a key= or name= attribute: <entry key=, <property name=,
-    <add key= (Java XML properties, Hibernate, .NET)."""
+    value by a key= or name= attribute, in any case and with spaces around
+    "=": <entry key=, <property name=, <add key= (Java XML properties,
+    Hibernate, .NET)."""
     tag = opening.rpartition("<")[2]
-    return bool(opening) and "<" in opening and ">" not in tag and tag.endswith(XML_NAMING_ATTRIBUTES)
+    if "<" not in opening or ">" in tag or not tag.rstrip(" \t").endswith("="):
+        return False
+    return (tag.rstrip(" \t")[:-1].rstrip(" \t").lower() + "=").endswith(XML_NAMING_ATTRIBUTES)
 
 
 def _repeats_key(scanner: _SecretScanner, value: str, identifier: str) -> bool:

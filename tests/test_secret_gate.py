@@ -1354,9 +1354,19 @@ class TestAssignmentForms(unittest.TestCase):
             "Italian \u00e8": (f"la password \u00e8 {human}", assignment),
             "XML, key attribute": (f'<entry key="db.password">{human}</entry>', assignment),
             "XML, name attribute": (f"<property name='hibernate.connection.password'>{human}</property>", assignment),
+            "XML, key attribute among others": (
+                f'<Entry Key = "db.password" type="string" >{human}</Entry>',
+                assignment,
+            ),
+            "Wi-Fi key": (f"Wi-Fi key: {token}", assignment),
             "echo to docker login": (f"echo {token} | docker login -u ci --password-stdin ghcr.io", flag),
             "echo to sudo -S": (f"echo '{human}' | sudo -S apt-get update", flag),
             "echo to chpasswd": (f'echo "deploy:{human}" | sudo chpasswd', flag),
+            "echo to sudo with flags": (f"echo '{human}' | sudo -u postgres -H -S psql", flag),
+            "printf to sudo": (f"printf '%s\\n' '{human}' | /usr/bin/sudo -S id", flag),
+            "here-string to sudo -S": (f"sudo -S systemctl restart nginx <<< '{human}'", flag),
+            "here-string to docker login": (f"docker login -u ci --password-stdin <<< {token}", flag),
+            "NET USE, /u:": (f"NET USE Z: \\\\nas\\backup /U:CORP\\admin {human}", flag),
             "net use, password first": (f"net use Z: \\\\nas\\backup {human} /user:admin", flag),
             "net use, password last": (f"net use Z: \\\\nas\\backup /user:CORP\\admin {human}", flag),
             "vault login": (f"vault login -no-print {token}", flag),
@@ -1460,6 +1470,9 @@ PROSE_ABOUT_CREDENTIALS = [
     '<entry key="db.password">@db.password@</entry> (Maven resource filtering)',
     '<xs:element name="password" type="xs:string" minOccurs="0"/>',
     '<xs:attribute name="password" type="xs:string" use="optional"/>',
+    '<label for="password" class="form-label">Password2</label>',
+    "echo $REGISTRY_PASSWORD | docker login -u ci --password-stdin ghcr.io",
+    'sudo -S apt-get update <<< "$SUDO_PASSWORD"',
 ]
 
 
