@@ -1862,16 +1862,18 @@ _PROSE_IS = (
     r"|[Ll][Aa][Uu][Tt][Ee][Tt])"
 )
 # What may follow it before the value: "is now", "is still", "is set to",
-# "was changed to".
+# "was changed to"; German "jetzt", Italian "adesso" and "ora" (now).
 _PROSE_IS_NOW = (
-    r"(?:[ \t]{1,8}+(?:[Nn][Oo][Ww]|[Ss][Tt][Ii][Ll][Ll]"
+    r"(?:[ \t]{1,8}+(?:[Nn][Oo][Ww]|[Ss][Tt][Ii][Ll][Ll]|[Jj][Ee][Tt][Zz][Tt]|[Aa][Dd][Ee][Ss][Ss][Oo]|[Oo][Rr][Aa]"
     r"|(?:[Ss][Ee][Tt]|[Cc][Hh][Aa][Nn][Gg][Ee][Dd]|[Rr][Ee][Ss][Ee][Tt])[ \t]{1,8}+[Tt][Oo]))?+"
 )
-# "for|of|on|at|to" and up to four words, then "is" or ":" ("the password
-# for the NAS is …").
+# "for|of|on|at|to" (German "für", Italian "di", "del", "della") and up to
+# four words, then "is" or ":" ("the password for the NAS is …", "la
+# password di root è …").
 _PROSE_FOR = (
-    r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo])(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?[ \t]{0,8}+"
-    r"(?:" + _PROSE_IS + r"(?=[ \t])|[:=])"
+    r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo]|[Ff]\u00fc[Rr]|[Dd][Ii]|[Dd][Ee][Ll]{1,2}+[AaOoEeIi]?+)"
+    r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?[ \t]{0,8}+"
+    r"(?:" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t])|[:=])"
 )
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
@@ -1911,7 +1913,7 @@ _XML_ATTRIBUTE = (
 # tried only before one), so that a key followed by none of them costs a
 # few failed steps.
 _ASSIGNMENT = (
-    r"(?:(?:[\"'](?:" + _XML_ATTRIBUTE + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+"
+    r"(?:(?:[\"'](?:" + _XML_ATTRIBUTE + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
@@ -3803,7 +3805,7 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
     or <tag key="…" …>…</, and a "," pairs a quoted key with a quoted value
     only."""
     rest = between.lstrip("\\\"'`] \t")
-    tail = between.rstrip(" \t\r\n")
+    tail = between.rstrip(" \t\r\n").removesuffix("<value>").removesuffix("<Value>").rstrip(" \t\r\n")
     # <tag key="…" …>: the ">" that closes the tag, after a quote or a space (not "=>").
     closes_tag = between[:1] in ("'", '"') and tail.endswith(">") and tail[-2:-1] in ("'", '"', " ", "\t")
     connector = ">" if closes_tag else rest[:1]

@@ -1351,6 +1351,12 @@ class TestAssignmentForms(unittest.TestCase):
             "a space alone, Russian": (f"\u043f\u0430\u0440\u043e\u043b\u044c {human}", assignment),
             "npm config set": (f"npm config set //registry.npmjs.org/:_authToken {token}", assignment),
             "German lautet": (f"Das Passwort lautet {human}", assignment),
+            "German, words between": (f"Das Passwort f\u00fcr das NAS lautet jetzt {human}", assignment),
+            "Italian, words between": (f"la password di root \u00e8 adesso {human}", assignment),
+            "XML, nested value": (
+                f'<setting name="ApiKey" serializeAs="String">\n  <value>{token}</value>\n</setting>',
+                assignment,
+            ),
             "Italian \u00e8": (f"la password \u00e8 {human}", assignment),
             "XML, key attribute": (f'<entry key="db.password">{human}</entry>', assignment),
             "XML, name attribute": (f"<property name='hibernate.connection.password'>{human}</property>", assignment),
