@@ -1913,7 +1913,7 @@ _XML_ATTRIBUTE = (
 # tried only before one), so that a key followed by none of them costs a
 # few failed steps.
 _ASSIGNMENT = (
-    r"(?:(?:[\"'](?:" + _XML_ATTRIBUTE + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>)?+"
+    r"(?:(?:[\"'](?:" + _XML_ATTRIBUTE + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
@@ -1961,15 +1961,16 @@ _READS_STDIN = (
     + _SUDO_FLAGS
     + r"|[^|\n\x00]{0,200}?(?:--password-stdin|passwd[ \t]++--stdin|auth[ \t]++login[^|\n\x00]{0,100}?--with-token)"
 )
-# The same where they start what a here-string feeds: from a first
+# The same, and chpasswd (user:password), where they start what a
+# here-string feeds: from a first
 # character the search jumps to, checked behind, so that no position of a
 # text without one costs more than a step.
 _STDIN_FLAGS = (
-    r"[/sp-](?:(?<=/)usr/bin/sudo"
+    r"[/spc-](?:(?<=/)usr/bin/sudo"
     + _SUDO_FLAGS
     + r"|(?<=s)udo"
     + _SUDO_FLAGS
-    + r"|(?<=-)-password-stdin|(?<=p)asswd[ \t]++--stdin|(?<=-)-with-token)"
+    + r"|(?<=-)-password-stdin|(?<=p)asswd[ \t]++--stdin|(?<=-)-with-token|(?<=c)hpasswd)"
 )
 
 
@@ -2986,6 +2987,9 @@ AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey", "api-k
 # What "pass" alone may follow to be a key: the start, a space, a query
 # string, XML, JSON or code ("user:pass" is a pair's name, not a key).
 KEY_OPENERS = frozenset(" \t\n\r\x00?&;<{(\"'[,$")
+# What may open an element's value inside it: a <value> child (.NET
+# settings, Spring) or a CDATA section.
+XML_VALUE_OPENERS = ("<value>", "<Value>", "<![CDATA[")
 # The attributes of an XML element that name what it holds.
 XML_NAMING_ATTRIBUTES = (" key=", " name=", "\tkey=", "\tname=")
 # Symbols that, beside a digit, make a value after a key and a space a
@@ -3805,7 +3809,9 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
     or <tag key="…" …>…</, and a "," pairs a quoted key with a quoted value
     only."""
     rest = between.lstrip("\\\"'`] \t")
-    tail = between.rstrip(" \t\r\n").removesuffix("<value>").removesuffix("<Value>").rstrip(" \t\r\n")
+    tail = between.rstrip(" \t\r\n")
+    for inner in XML_VALUE_OPENERS:
+        tail = tail.removesuffix(inner).rstrip(" \t\r\n")
     # <tag key="…" …>: the ">" that closes the tag, after a quote or a space (not "=>").
     closes_tag = between[:1] in ("'", '"') and tail.endswith(">") and tail[-2:-1] in ("'", '"', " ", "\t")
     connector = ">" if closes_tag else rest[:1]
@@ -3817,7 +3823,8 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
             in_tag = opening.endswith(between[0]) and _names_by_attribute(opening[:-1])
         else:
             in_tag = opening.endswith("<") or ("<" in opening and opening.rsplit("<", 1)[1].endswith(":"))
-        return in_tag and text[value_end : value_end + 32].lstrip(" \t\r\n").startswith("</")
+        after = text[value_end : value_end + 32].lstrip(" \t\r\n").removeprefix("]]>")
+        return in_tag and after.startswith("</")
     if connector == ",":
         return quoted and between.lstrip("\\")[:1] in ("'", '"')
     return True

@@ -1353,6 +1353,8 @@ class TestAssignmentForms(unittest.TestCase):
             "German lautet": (f"Das Passwort lautet {human}", assignment),
             "German, words between": (f"Das Passwort f\u00fcr das NAS lautet jetzt {human}", assignment),
             "Italian, words between": (f"la password di root \u00e8 adesso {human}", assignment),
+            "XML, CDATA": (f'<entry key="db.password"><![CDATA[{human}]]></entry>', assignment),
+            "here-string to chpasswd": (f"chpasswd <<< 'deploy:{human}'", flag),
             "XML, nested value": (
                 f'<setting name="ApiKey" serializeAs="String">\n  <value>{token}</value>\n</setting>',
                 assignment,
