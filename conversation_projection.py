@@ -2710,6 +2710,20 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         ),
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
     ),
+    # The word for password in Portuguese, Dutch, Polish, Turkish, Swedish,
+    # Finnish and Hungarian, like the row above searched only in a text that
+    # is not plain ASCII ("a senha é …" is not): each keyword is a search of
+    # the whole text, paid only there.
+    SecretRule(
+        "credential-assignment",
+        r"(?P<native>[Ss]enha|SENHA|[Ww]achtwoord|WACHTWOORD|[Hh]as\u0142o|HAS\u0141O|[\u015e\u015f]ifre|\u015eIFRE"
+        r"|[Ll]\u00f6senord|L\u00d6SENORD|[Ss]alasana|SALASANA|[Jj]elsz\u00f3|JELSZ\u00d3)(?:"
+        + _ASSIGNMENT
+        + r")"
+        + _VALUE,
+        keywords=("senha", "wachtwoord", "has\u0142o", "\u015fifre", "l\u00f6senord", "salasana", "jelsz\u00f3"),
+        example="(?:has\u0142o|l\u00f6senord|jelsz\u00f3|\u015fifre): [A-Za-z0-9]{14}",
+    ),
     # Dockerfile: ENV KEY value (the form without "=").
     SecretRule(
         "credential-assignment",
@@ -2909,7 +2923,7 @@ CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]
 PASSWORD_WORDS = frozenset(
     {
         *("pass", "passwd", "password", "passwords", "passphrase", "passcode", "pwd", "passwort", "kennwort"),
-        *("passe", "passin", "passout", "pw", "psk"),
+        *("passe", "passin", "passout", "pw", "psk", "passord"),
     }
 )
 SECRET_WORDS = PASSWORD_WORDS | frozenset(
