@@ -1224,7 +1224,9 @@ def _hyphen_places() -> str:
     one fixed-width look behind for each count of them."""
     letter = _table_class(UCD_LETTERS)
     marks = _table_class(UCD_MARKS)
-    behind = "|".join(f"(?<={letter}{marks * count}\\u00ad)" for count in range(MAX_MARKS_BEFORE_HYPHEN + 1))
+    # A repeat, not the class written out count times: a pattern of the
+    # letter and mark classes (some 300 ranges each) costs its length to compile.
+    behind = "|".join(f"(?<={letter}(?:{marks}){{{count}}}\\u00ad)" for count in range(MAX_MARKS_BEFORE_HYPHEN + 1))
     return f"\\u00ad(?={letter})(?:{behind})"
 
 
