@@ -2696,7 +2696,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + _PROSE_FOR
         + r"))"
         r"[ \t]{0,8}+" + _VALUE,
-        keywords=("pw", "psk", "pat"),
+        # "pw" only before what may join it to a value: every "pwd" holds "pw",
+        # and a text of them would be searched for nothing.
+        keywords=("pw:", "pw=", "pw ", 'pw"', "pw'", "psk", "pat"),
         example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
     ),
     # The same with "password" in Russian, Chinese, Japanese, Korean and
