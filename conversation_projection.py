@@ -1955,8 +1955,10 @@ def _password_flag_after(command: str, longest_token: int, tokens: int, flag: st
 
 _NET_USE = r"(?i:net)(?:\.exe)?+[ \t]++(?i:use)"
 # echo (maybe with -n or -e), or printf '%s\n', before what it writes to a
-# pipe.
-_ECHO = r"(?:echo[ \t]++(?:-[neE]{1,3}+[ \t]++)?+|printf[ \t]++(?:'%s(?:\\n)?+'|\"%s(?:\\n)?+\")[ \t]++)"
+# pipe: each a row of its own, so that each pattern starts with its
+# literal, which the search jumps to.
+_ECHO = r"echo[ \t]++(?:-[neE]{1,3}+[ \t]++)?+"
+_PRINTF = r"printf[ \t]++(?:'%s(?:\\n)?+'|\"%s(?:\\n)?+\")[ \t]++"
 # A command that reads a password on standard input: sudo -S (after other
 # flags, and their arguments: sudo -u postgres -S), docker (podman, helm,
 # oras) login --password-stdin, passwd --stdin, gh auth login --with-token.
@@ -2621,8 +2623,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-flag",
         _ECHO + r"(?P<password>)" + _VALUE + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
         "the manuals of sudo(8), chpasswd(8), passwd(1), docker login and gh auth login",
-        keywords=("echo", "printf"),
+        keywords=("echo",),
         example=r"echo [A-Za-z0-9]{14} \| docker login -u ci --password-stdin",
+    ),
+    SecretRule(
+        "credential-flag",
+        _PRINTF + r"(?P<password>)" + _VALUE + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
+        keywords=("printf",),
+        example=r"printf '%s\\n' [A-Za-z0-9]{14} \| sudo -S id",
     ),
     # The same with a here-string: sudo -S id <<< '…'.
     SecretRule(
@@ -2635,7 +2643,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-flag",
         _ECHO + r"[\"']?+[A-Za-z_][A-Za-z0-9_.-]{0,31}+:(?P<password>)(?P<value>[^\s\"'`:|\x00]{1,256}+)[\"']?+"
         r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?+chpasswd",
-        keywords=("echo", "printf"),
+        keywords=("echo",),
         example=r"echo \"deploy:[A-Za-z0-9]{14}\" \| chpasswd",
     ),
     # Windows: net use \\host\share <password> /user:<name>, or the
