@@ -2772,9 +2772,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-assignment",
         r"(?:requirepass|masterauth|rootpw|bindpw|bind_pw)[ \t]++(?P<password>)" + _VALUE,
         "redis.conf, slapd.conf(5) and nslcd.conf(5)",
-        # Each keyword is a search of the whole text: all three are the key
-        # row's too.
-        keywords=("pass", "auth", "pw"),
+        # The directives themselves: "pass", "auth" or "pw" are in most texts
+        # that hold any key, and the pattern would then try every r, m and b.
+        keywords=("requirepass", "masterauth", "rootpw", "bindpw", "bind_pw"),
         example=r"requirepass [A-Za-z0-9]{14}",
     ),
     # .netrc: machine … login … password …
