@@ -1953,30 +1953,31 @@ def _password_flag_after(command: str, longest_token: int, tokens: int, flag: st
     return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + _VALUE
 
 
+# Windows' net use, and its /user: flag (/u: for short), in any case.
 _NET_USE = r"(?i:net)(?:\.exe)?+[ \t]++(?i:use)"
+_NET_USER_FLAG = r"/(?i:u(?:ser)?+):"
 # echo (maybe with -n or -e), or printf '%s\n', before what it writes to a
 # pipe: each a row of its own, so that each pattern starts with its
 # literal, which the search jumps to.
 _ECHO = r"echo[ \t]++(?:-[neE]{1,3}+[ \t]++)?+"
 _PRINTF = r"printf[ \t]++(?:'%s(?:\\n)?+'|\"%s(?:\\n)?+\")[ \t]++"
-# A command that reads a password on standard input: sudo -S (after other
-# flags, and their arguments: sudo -u postgres -S), docker (podman, helm,
-# oras) login --password-stdin, passwd --stdin, gh auth login --with-token.
 # sudo's flags before -S, each with its argument if one follows (read
 # once, with no backtracking: sudo -u postgres -S, sudo -H -S).
 _SUDO_FLAGS = (
     r"(?:[ \t]++-[A-RT-Za-z]{1,3}+(?![A-Za-z])(?:[ \t]++(?!-)[A-Za-z0-9_.-]{1,32}+)?+"
     r"|[ \t]++--[a-z-]{2,16}+(?:=[^\s\x00]{0,32}+)?+){0,3}+[ \t]++(?:-[A-RT-Za-z]{0,4}+S|--stdin)"
 )
+# A command that reads a password on standard input, after a pipe: sudo
+# -S, docker (podman, helm, oras) login --password-stdin, passwd --stdin,
+# gh auth login --with-token.
 _READS_STDIN = (
     r"(?:/usr/bin/)?+sudo"
     + _SUDO_FLAGS
     + r"|[^|\n\x00]{0,200}?(?:--password-stdin|passwd[ \t]++--stdin|auth[ \t]++login[^|\n\x00]{0,100}?--with-token)"
 )
-# The same, and chpasswd (user:password), where they start what a
-# here-string feeds: from a first
-# character the search jumps to, checked behind, so that no position of a
-# text without one costs more than a step.
+# The same commands, and chpasswd (user:password), where they start what
+# a here-string feeds: from a first character the search jumps to, checked
+# behind, so that no position of a text without one costs more than a step.
 _STDIN_FLAGS = (
     r"[/spc-](?:(?<=/)usr/bin/sudo"
     + _SUDO_FLAGS
@@ -2650,7 +2651,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # password after /user:<name> (/u: for short), in any case.
     SecretRule(
         "credential-flag",
-        _password_flag_after(_NET_USE, 256, 3, r"/(?i:u(?:ser)?+):[^\s\x00]{1,128}+"),
+        _password_flag_after(_NET_USE, 256, 3, _NET_USER_FLAG + r"[^\s\x00]{1,128}+"),
         "net use (Windows command reference)",
         keywords=("net use", "net.exe use"),
         example=r"net use Z: \\\\nas\\backup /user:admin [A-Za-z0-9]{14}",
@@ -2660,7 +2661,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         _NET_USE
         + r"(?:[ \t]++[^\s\x00/]{1,256}+){1,2}?[ \t]++(?P<password>)"
         + _VALUE
-        + r"(?=[ \t]++/(?i:u(?:ser)?+):)",
+        + r"(?=[ \t]++"
+        + _NET_USER_FLAG
+        + ")",
         keywords=("net use", "net.exe use"),
         example=r"net use Z: \\\\nas\\backup [A-Za-z0-9]{14} /user:admin",
     ),

@@ -1554,6 +1554,7 @@ class TestValueJudgements(unittest.TestCase):
 
     def test_a_value_after_a_key_and_a_space_alone_needs_both_cases_or_a_symbol(self) -> None:
         """The pattern has seen to a digit; what the value must hold more."""
+        scanner = cp._secret_scanner()
         for value, alone in (
             ("xu6lMy2gITy4", True),
             ("kph6kd@f4eua", True),
@@ -1578,7 +1579,7 @@ class TestValueJudgements(unittest.TestCase):
             ("TxDpE7WbLvtFJkVRM7ak", True),
         ):
             with self.subTest(value=value):
-                self.assertEqual(cp._stands_alone(cp._secret_scanner(), value), alone)
+                self.assertEqual(cp._stands_alone(scanner, value), alone)
 
     def test_a_capital_with_digits_reads_as_part_of_a_name_of_one_word_only(self) -> None:
         """UniswapV3Pool and TokenV2 are names; between separators, where
