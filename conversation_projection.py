@@ -1189,6 +1189,41 @@ def _scanning_class(ranges: Iterable[tuple[int, int]]) -> str:
     return f"[{_spelled(ranges)}]"
 
 
+class MarkPatterns:
+    """One pattern over the marks (general category M), compiled on first
+    use in two forms: with the class of the Basic Multilingual Plane's marks
+    alone, for text that holds no character above that plane, and with
+    every mark.  re tests a class of that plane in a few nanoseconds and one
+    with ranges above it ten times slower."""
+
+    __slots__ = ("compiled", "pattern")
+
+    def __init__(self, pattern: Callable[[str], str]) -> None:
+        self.pattern = pattern  # the pattern, given a class or group matching one mark
+        self.compiled: dict[bool, re.Pattern[str]] = {}
+
+    def pattern_for(self, text: str) -> re.Pattern[str]:
+        import re
+
+        above = _above_the_bmp(text)
+        if above not in self.compiled:
+            ranges = [r for r in _table_ranges(UCD_MARKS) if above or r[1] <= 0xFFFF]
+            self.compiled[above] = re.compile(self.pattern(_char_class(ranges)))
+        return self.compiled[above]
+
+
+_astral: list[re.Pattern[str]] = []
+
+
+def _above_the_bmp(text: str) -> bool:
+    """Whether the text holds a character above the Basic Multilingual Plane."""
+    import re
+
+    if not _astral:
+        _astral.append(re.compile("[\U00010000-\U0010ffff]"))
+    return _astral[0].search(text) is not None
+
+
 JOINERS = "[\\u200c\\u200d]"
 # The judged characters that may also follow their letter after up to two
 # inherited marks (a letter with its accents): they are judged in a copy of
@@ -1215,19 +1250,15 @@ def _joiner_places() -> str:
 
 
 # A soft hyphen may follow a letter's marks (vowel signs, accents): at most
-# this many of them.
+# this many of them.  It is judged in a copy of the text without them.
 MAX_MARKS_BEFORE_HYPHEN = 4
 
 
 def _hyphen_places() -> str:
-    """5: a soft hyphen between two letters, the first maybe with its marks:
-    one fixed-width look behind for each count of them."""
+    """5: a soft hyphen between two letters, in a text whose marks before
+    each soft hyphen are gone (see ``UnicodeRules.unmarked_hyphens``)."""
     letter = _table_class(UCD_LETTERS)
-    marks = _table_class(UCD_MARKS)
-    # A repeat, not the class written out count times: a pattern of the
-    # letter and mark classes (some 300 ranges each) costs its length to compile.
-    behind = "|".join(f"(?<={letter}(?:{marks}){{{count}}}\\u00ad)" for count in range(MAX_MARKS_BEFORE_HYPHEN + 1))
-    return f"\\u00ad(?={letter})(?:{behind})"
+    return f"\\u00ad(?<={letter}\\u00ad)(?={letter})"
 
 
 # Each kind of judged invisible character (a pattern), and how to write the
@@ -1267,6 +1298,7 @@ class UnicodeRules:
 
     __slots__ = (
         "allowed",
+        "hyphen_marks",
         "ignorable",
         "inherited",
         "marks",
@@ -1295,6 +1327,7 @@ class UnicodeRules:
         plain_inherited = _scanning_class(_table_ranges(UCD_INHERITED_MARKS))
         self.inherited = re.compile(plain_inherited)
         self.marks = re.compile(f"{plain_inherited}{{1,2}}(?={AFTER_MARKS})")
+        self.hyphen_marks: MarkPatterns | None = None
         self.allowed: dict[str, re.Pattern[str]] = {}
         self.misplaced_places: dict[str, re.Pattern[str]] = {}
         # The joining scripts ("" first), and each code point's number
@@ -1309,6 +1342,16 @@ class UnicodeRules:
         if kind not in self.allowed:
             self.allowed[kind] = re.compile(ALLOWED_PLACES[kind]())
         return self.allowed[kind]
+
+    def unmarked_hyphens(self, text: str) -> str:
+        """The text with the marks right before each soft hyphen removed, up
+        to MAX_MARKS_BEFORE_HYPHEN of them: after a letter and its marks the
+        hyphen then follows the letter, after more it still follows a mark.
+        A possessive run that must meet the hyphen right after it costs one
+        look per mark, where a look behind for each count of them cost five."""
+        if self.hyphen_marks is None:
+            self.hyphen_marks = MarkPatterns(lambda mark: f"{mark}{{1,{MAX_MARKS_BEFORE_HYPHEN}}}+\u00ad")
+        return self.hyphen_marks.pattern_for(text).sub("\u00ad", text)
 
     def misplaced(self, kind: str) -> re.Pattern[str]:
         """A character of the kind where none of its allowed places is: each
@@ -1373,7 +1416,10 @@ def misplaced_invisible(text: str) -> bool:
     for kind in ALLOWED_PLACES:
         if not _holds(text, kind, selectors):
             continue
-        subject = rules.marks.sub("", text) if kind == "\\u200b" and inherited else text
+        if kind == "\\u00ad":
+            subject = rules.unmarked_hyphens(text) if inherited or not text.isascii() else text
+        else:
+            subject = rules.marks.sub("", text) if kind == "\\u200b" and inherited else text
         if kind != JOINERS:
             if rules.misplaced(kind).search(subject) is not None:
                 return True
@@ -1455,28 +1501,15 @@ _invisible: list[re.Pattern[str]] = []
 # many, as Unicode's stream-safe format bounds a run of non-starters
 # (UAX #15).
 MAX_MARKS_IN_A_ROW = 30
-# Compiled on first use: a character above the Basic Multilingual Plane;
-# a run past the bound of the marks within that plane; of all marks.
-_mark_runs: list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]] = []
+# A run past the bound, in the two forms of MarkPatterns: compiled on first use.
+_mark_runs: list[MarkPatterns] = []
 
 
 def _cut_mark_runs(text: str) -> str:
-    """The text with each run of marks cut to MAX_MARKS_IN_A_ROW.  re tests
-    a class of the Basic Multilingual Plane alone in a few nanoseconds and
-    one with ranges above it ten times slower, so the whole class is used
-    only for text that holds a character above it."""
-    import re
-
+    """The text with each run of marks cut to MAX_MARKS_IN_A_ROW."""
     if not _mark_runs:
-        ranges = _table_ranges(UCD_MARKS)
-        within, every = (
-            re.compile(f"(?:{marks}){{{MAX_MARKS_IN_A_ROW + 1},}}")
-            for marks in (_char_class([r for r in ranges if r[1] <= 0xFFFF]), _char_class(ranges))
-        )
-        _mark_runs.append((re.compile("[\U00010000-\U0010ffff]"), within, every))
-    astral, within, every = _mark_runs[0]
-    runs = every if astral.search(text) else within
-    return runs.sub(lambda run: run[0][:MAX_MARKS_IN_A_ROW], text)
+        _mark_runs.append(MarkPatterns(lambda mark: f"{mark}{{{MAX_MARKS_IN_A_ROW + 1},}}"))
+    return _mark_runs[0].pattern_for(text).sub(lambda run: run[0][:MAX_MARKS_IN_A_ROW], text)
 
 
 def fold_for_scan(text: str) -> str:

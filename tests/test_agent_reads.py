@@ -303,6 +303,8 @@ class TestInvisibleCharacters(unittest.TestCase):
             "soft hyphen after a Bengali anusvara": "বাং\u00adলা ভাষা",
             "soft hyphen after a Tamil vowel sign": "தமி\u00adழ்",
             "soft hyphen after four marks": "e\u0301\u0302\u0303\u0304\u00adtude",
+            "soft hyphen after a Chakma vowel sign": "\U00011103\U00011127\u00ad\U00011104",
+            "soft hyphen after an accent, an emoji after": "e\u0301\u00adtude \U0001f44d",
             "emoji": "ok 👨‍👩‍👧 ❤️ 👩🏽‍💻 #️⃣ 🏳️‍🌈 🏴󠁧󠁢󠁳󠁣󠁴󠁿",
             "text presentation": "© ™︎ ☺︎",
             "standardized variant": "\u2229\ufe00 \u2268\ufe00",
@@ -350,6 +352,11 @@ class TestInvisibleCharacters(unittest.TestCase):
             "soft hyphen after marks of no letter": "1\u0301\u00adx",
             "soft hyphen after marks after a space": "a \u093f\u00adx",
             "soft hyphen after five marks": "e\u0301\u0302\u0303\u0304\u0305\u00adtude",
+            "soft hyphen after five marks, one above the BMP": "e\u0301\u0302\U0001d167\u0303\u0304\u00adtude",
+            "soft hyphen after five marks, an emoji after": "e\u0301\u0302\u0303\u0304\u0305\u00adtude \U0001f44d",
+            "soft hyphen after five marks, six before the next": "e\u0301\u0302\u0303\u0304\u0305\u00ad"
+            + "\u0301" * 6
+            + "\u00adb",
             "soft hyphen before a mark": "a\u00ad\u0301b",
             "two soft hyphens after a mark": "a\u0301\u00ad\u00adb",
             "Mongolian selector after Latin": "a\u180b",
