@@ -1490,6 +1490,8 @@ def _fold_char(char: str) -> str:
 MAX_FOLDS_BY_REPLACE = 16
 # Each character's fold, computed the first time a text holds it.
 _folds: dict[str, str] = {}
+# The characters whose fold holds a mark (general category M).
+_folds_with_marks: set[str] = set()
 # The characters that fold to themselves, ASCII first: a set difference
 # leaves only those a text needs folded.
 _stable: set[str] = {chr(c) for c in range(128)}
@@ -1541,30 +1543,39 @@ def fold_for_scan(text: str) -> str:
     text = _cut_mark_runs(text)
     if unicodedata.is_normalized("NFKC", text):
         return text
-    return unicodedata.normalize("NFKC", _cut_mark_runs(_fold_chars(text)))
+    text, marked = _fold_chars(text)
+    # Runs of marks are cut already: only a fold that holds a mark can make
+    # one longer (a fold is never empty, so none joins two runs).
+    return unicodedata.normalize("NFKC", _cut_mark_runs(text) if marked else text)
 
 
-def _fold_chars(text: str) -> str:
-    """Each character of the text replaced by its fold.  A fold holds only
-    characters that fold to themselves, so replacing one character at a
-    time gives what one pass does.  A replace runs in C at a byte or so a
-    nanosecond, translate() looks each character up (70 ns or so): a few
-    distinct characters are replaced one by one, more (a text of two
-    thousand distinct ones) in one pass."""
+def _fold_chars(text: str) -> tuple[str, bool]:
+    """Each character of the text replaced by its fold, and whether a fold
+    put in holds a mark.  A fold holds only characters that fold to
+    themselves, so replacing one character at a time gives what one pass
+    does.  A replace runs in C at a byte or so a nanosecond, translate()
+    looks each character up (70 ns or so): a few distinct characters are
+    replaced one by one, more (a text of two thousand distinct ones) in one
+    pass."""
+    import unicodedata
+
     table: dict[int, str] = {}
     for char in set(text) - _stable:
         folded = _folds.get(char)
         if folded is None:
             folded = _folds[char] = _fold_char(char)
+            if any(unicodedata.category(part)[0] == "M" for part in folded):
+                _folds_with_marks.add(char)
         if folded == char:
             _stable.add(char)
         else:
             table[ord(char)] = folded
+    marked = not _folds_with_marks.isdisjoint(map(chr, table))
     if len(table) > MAX_FOLDS_BY_REPLACE:
-        return text.translate(table)
+        return text.translate(table), marked
     for code, folded in table.items():
         text = text.replace(chr(code), folded)
-    return text
+    return text, marked
 
 
 def _first_repeat(values: Sequence[str]) -> int | None:
@@ -1748,7 +1759,9 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     across two fields, and folding one field never moves another."""
     import bisect
 
-    folded = [fold_for_scan(text) for _where, _field, text in fields]
+    # A text repeated (a fork keeps its parent's summaries) is folded once.
+    folds: dict[str, str] = {}
+    folded = [folds[text] if text in folds else folds.setdefault(text, fold_for_scan(text)) for *_, text in fields]
     starts: list[int] = []
     offset = 0
     for text in folded:

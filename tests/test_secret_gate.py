@@ -1832,6 +1832,10 @@ class TestFolding(unittest.TestCase):
             with self.subTest(marks=marks[:2], count=len(marks)):
                 expected = unicodedata.normalize("NFKC", "a" + marks[:bound]) + " b"
                 self.assertEqual(cp.fold_for_scan("a" + marks + " b"), expected)
+        # A character whose fold is two marks, repeated: the folds make the
+        # run longer, and it is cut again.
+        folded = cp.fold_for_scan("a" + "\u0344" * 20 + "\u0345" * 5 + " b")
+        self.assertEqual(folded, unicodedata.normalize("NFKC", "a" + "\u0308\u0301" * 15) + " b")
         # Each run on its own: a letter or a space between two ends it.
         runs = "a" + "\u0345\u0316" * bound + "e" + "\u0345\u0316" * bound + " \u0301"
         expected = "a" + "\u0345\u0316" * (bound // 2) + "e" + "\u0345\u0316" * (bound // 2) + " \u0301"
