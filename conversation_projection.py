@@ -1910,6 +1910,15 @@ _VALUE = (
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
     rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
 )
+# A number alone right after a key and "=" (port=5432, max_tokens=4096,
+# pwd="000000"): no form of a value admits it and, with nothing but
+# closing quotes between the key and "=", no other form of the assignment
+# can start there, so the key is turned away at one look instead of after
+# every form was tried (a text of such pairs once cost most of the bound).
+_NUMBER_ASSIGNED = (
+    r"(?![\\\"'`\]*]{0,3}+=[ \t]{0,8}+"
+    rf"(?:[0-9]++(?:[{_BARE_VALUE_END}]|\Z)|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
+)
 # "is" in English, German, French, Spanish, Italian and Portuguese prose,
 # and German "lautet" (reads).
 # The lookahead turns every other word away in one step.
@@ -1986,7 +1995,10 @@ _ASSIGNMENT = (
     r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
     r":?\*{0,2}+[ \t]{0,8}+"
-    r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
+    # An HTTP auth scheme, each word in classes: the engine passes over an
+    # alternative whose first class fails at one look.
+    r"(?:(?:[Bb](?:[Ee][Aa][Rr][Ee][Rr]|[Aa][Ss][Ii][Cc])|[Tt][Oo][Kk][Ee][Nn]|[Dd][Ii][Gg][Ee][Ss][Tt]"
+    r"|[Aa][Pp][Ii](?:[Kk][Ee][Yy]|-(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]))|[Kk][Ee][Yy])[ \t]++)?+"
 )
 
 
@@ -2660,7 +2672,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "credential-flag",
         _password_flag_after(r"(?:sqlcmd|mosquitto_(?:pub|sub|rr)|zip|unzip)", 128, 12, "-P"),
-        keywords=("sqlcmd", "mosquitto", "zip"),
+        # The flag, which every match holds, is rarer than the commands'
+        # names ("zip" is in "gzip" and in a run of random letters).
+        keywords=("-p ", "-p\t"),
         example=r"sqlcmd -S db -U sa -P [A-Za-z0-9]{14}",
     ),
     # A password piped to a command that reads it on standard input: sudo
@@ -2734,7 +2748,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # is …"), where the key names a secret.
     SecretRule(
         "credential-assignment",
-        r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + _ASSIGNMENT + _VALUE,
+        r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + _NUMBER_ASSIGNED + _ASSIGNMENT + _VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
         keywords=("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth"),
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",

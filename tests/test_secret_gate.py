@@ -2047,6 +2047,48 @@ def documented_families() -> list[str]:
     return [line[3:].split("`", 1)[0] for line in section.splitlines() if line.startswith("- `")]
 
 
+class TestShortcuts(unittest.TestCase):
+    """Each shortcut the scan takes for speed finds what the long way finds."""
+
+    def test_a_number_assigned_to_a_key_is_turned_away_as_every_form_would(self) -> None:
+        """The look that turns key=number away at once removes no match the
+        row finds without it."""
+        import re
+
+        rows = [rule for rule in cp.SECRET_RULES if cp._NUMBER_ASSIGNED in rule.pattern]
+        self.assertEqual(len(rows), 1)
+        shortcut = re.compile(rows[0].pattern, re.ASCII)
+        long_way = re.compile(rows[0].pattern.replace(cp._NUMBER_ASSIGNED, ""), re.ASCII)
+        self.assertIsNone(re.match(cp._NUMBER_ASSIGNED, '"=000000 '), "a number after a key is turned away")
+        self.assertIsNotNone(re.match(cp._NUMBER_ASSIGNED, "=0000x0 "))
+        rng = random.Random(95)
+        keys = ["pwd", "db_password", "apiKey", "max_tokens", "Passwort", "tokentoken", "secret.key", "AUTH"]
+        closers = ["", '"', "'", "`", "]", "*", "\\", '"]', '\\"']
+        between = ["=", "==", "=>", " = ", "= ", "=\t", "=" + " " * 9, ":", ": ", ":=", "::=", " is ", "=(", ".="]
+        values = ["000000", '"000000"', "'1234567'", "`9999999`", '""', "12345678901234567890", "0", MADE_UP]
+        values += [f'"{MADE_UP}"', "1e10", "-12345", "(1234567)", "0x1F2E3D4C5B", "1" * 300, '"' + "1" * 300 + '"']
+        values += ['\\"000000\\"', "12345678ab", "123456;", "${DB_PASS}"]
+        ends = ["", " ", "\n", ",", ";", ")", "\x00", "&", "x", "a", "\t", "}", ">"]
+        for _ in range(4000):
+            text = " ".join(
+                rng.choice(keys) + rng.choice(closers) + rng.choice(between) + rng.choice(values) + rng.choice(ends)
+                for _ in range(rng.randint(1, 3))
+            )
+            with self.subTest(text=text[:40]):
+                found = [(m.span(), m.groupdict()) for m in shortcut.finditer(text)]
+                self.assertEqual(found, [(m.span(), m.groupdict()) for m in long_way.finditer(text)])
+
+    def test_a_word_is_looked_for_only_when_the_text_holds_each_of_its_characters(self) -> None:
+        held: dict[str, bool] = {}
+        text = "pwd=000000 pw-d"
+        self.assertTrue(cp._holds_word(text, "pwd", held))
+        self.assertFalse(cp._holds_word(text, "pw ", held), "each character held, the word not")
+        self.assertFalse(cp._holds_word(text, "pass", held))
+        self.assertEqual(held, {"p": True, "w": True, "d": True, " ": True, "a": False})
+        self.assertFalse(cp._holds_word("", "pw", {}))
+        self.assertTrue(cp._holds_word("kennwort", "", {}))
+
+
 class TestGeneratedBoundaries(unittest.TestCase):
     def test_a_token_that_goes_on_is_not_that_token(self) -> None:
         import re
