@@ -4427,6 +4427,13 @@ def committed_state_bytes(state: JsonObject) -> bytes:
     return data
 
 
+def refuse_past_state_bounds(state: JsonObject) -> None:
+    """What ``committed_state_bytes`` refuses, with the file's length
+    counted rather than the file made: a dry run writes nothing."""
+    if len(state["tombstones"]) > MAX_TOMBSTONES or state_size(state) > MAX_STATE_BYTES:
+        fail("state_limit")
+
+
 def validate_state(value: Any) -> JsonObject:
     """Check a decoded state.json without its ledger digest: its shape and
     every invariant that acceptance guarantees.  Its version was read
@@ -4803,14 +4810,31 @@ def state_bytes(state: JsonObject) -> bytes:
     the SHA-256 of that same form without it (a digest ``state`` may carry
     is recomputed).  Each field is serialized once; the pairs are joined in
     sorted order, as canonical_bytes would."""
-    pairs = {
+    pairs = _state_pairs(state)
+    content = b"{" + b",".join(pairs[name] for name in sorted(pairs)) + b"}"
+    pairs[LEDGER_FIELD] = _ledger_pair(sha256_hex(content))
+    return b"{" + b",".join(pairs[name] for name in sorted(pairs)) + b"}\n"
+
+
+def state_size(state: JsonObject) -> int:
+    """The length of ``state_bytes(state)``, counted without hashing or
+    joining: what a dry run needs to know of a state it does not write."""
+    pairs = _state_pairs(state)
+    # Braces, a newline, and a comma between each two of the pairs and the digest's.
+    return sum(map(len, pairs.values())) + len(_ledger_pair("0" * 64)) + len(pairs) + 3
+
+
+def _state_pairs(state: JsonObject) -> dict[str, bytes]:
+    """Each field of ``state`` but its ledger digest, as a serialized pair."""
+    return {
         name: canonical_bytes(name) + b":" + canonical_bytes(value)
         for name, value in state.items()
         if name != LEDGER_FIELD
     }
-    content = b"{" + b",".join(pairs[name] for name in sorted(pairs)) + b"}"
-    pairs[LEDGER_FIELD] = canonical_bytes(LEDGER_FIELD) + b":" + canonical_bytes(sha256_hex(content))
-    return b"{" + b",".join(pairs[name] for name in sorted(pairs)) + b"}\n"
+
+
+def _ledger_pair(digest: str) -> bytes:
+    return canonical_bytes(LEDGER_FIELD) + b":" + canonical_bytes(digest)
 
 
 # ---------------------------------------------------------------------------
@@ -6148,7 +6172,7 @@ def dry_run(owned: OwnedDir | None, loaded: LoadedSelection) -> Outcome:
     else:
         accepted, replay = reconcile(state, *loaded)
         if not replay:
-            committed_state_bytes(accepted)
+            refuse_past_state_bounds(accepted)
             changes = update_changes(state, loaded[0], accepted)
     status = dict(_status(projection_counts(accepted), accepted, left_out=True), **changes)
     return Outcome("checked", status)

@@ -1395,6 +1395,18 @@ class TestStateValidation(unittest.TestCase):
     def test_round_trip(self) -> None:
         self.assertIsNone(self.code(self.data))
 
+    def test_its_size_is_counted_as_the_file_would_be(self) -> None:
+        """A dry run counts state.json's length without making it."""
+        snapshot = copy.deepcopy(self.state["snapshot"])
+        snapshot["branches"][0]["summaries"][0]["text"] = "Pr\u00fcfung \u5bc6 \U0001f600 \"quoted\" \\ tab\t"
+        for state in (
+            self.state,
+            dict(self.state, snapshot=snapshot, tombstones=[f"t{i}" for i in range(500)]),
+            dict(self.state, ledgerSha256="f" * 64),
+        ):
+            with self.subTest(tombstones=len(state["tombstones"])):
+                self.assertEqual(cp.state_size(state), len(cp.state_bytes(state)))
+
     def test_other_version_is_unsupported(self) -> None:
         for version in (0, 1, 3, 99):
             changed = dict(self.state, stateSchemaVersion=version)
