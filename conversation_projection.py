@@ -3126,6 +3126,7 @@ class _Scan:
 
     __slots__ = (
         "_regex",
+        "anchors",
         "blanked",
         "first",
         "has_key",
@@ -3148,6 +3149,9 @@ class _Scan:
         self.rows = rows  # marker group (None: the only row) -> (table index, family, anchor length)
         # A character every match starts with ("" when the pattern has none).
         self.first = first
+        # The literal each of its rows starts with, when all are plain: a
+        # text that holds none of them is not searched.
+        self.anchors: tuple[str, ...] = ()
         # Searched only in text that holds one of these, lowered ("" is in every text).
         self.keywords: tuple[str, ...] = ("",)
         self.within = ""  # a text the field must also hold for a hit to count
@@ -3237,6 +3241,7 @@ class _SecretScanner:
         firsts: dict[str, str] = {}
         markers: dict[str, dict[str | None, tuple[int, str, int]]] = {}
         keywords: dict[str, set[str]] = {}
+        anchors: dict[str, set[str]] = {}
         runs: dict[str, list[int]] = {}
         for index, rule in enumerate(SECRET_RULES):
             family, pattern = rule.family, rule.pattern
@@ -3260,6 +3265,7 @@ class _SecretScanner:
                 self.scans.append(scan)
                 continue
             keywords.setdefault(anchor[0], set()).update(row_keywords)
+            anchors.setdefault(anchor[0], set()).add(anchor)
             runs.setdefault(anchor[0], []).append(_leading_run(pattern))
             marker = f"row{index}"
             pieces = _literal_pieces(anchor_source)
@@ -3274,6 +3280,7 @@ class _SecretScanner:
             branches = "|".join(f"{second}(?:{'|'.join(rests)})" for second, rests in by_second.items())
             scan = _Scan(f"{firsts[first]}(?:{branches})", markers[first], first)
             scan.keywords = tuple(sorted(keywords[first]))
+            scan.anchors = tuple(sorted(anchors[first]))
             scan.run = min(runs[first])
             self.scans.append(scan)
         # The run lengths worth looking for in a text, shortest first.
@@ -3582,10 +3589,16 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
     lowered = text.lower() if scanner.prefiltered else text
     present: dict[str, bool] = {"": True}
     held: dict[str, bool] = {}
+    # What the text searched holds, as written or with its escapes blanked.
+    held_as_searched: dict[bool, dict[str, bool]] = {False: {}, True: {}}
     longest = _longest_token_run(text, scanner.runs)
     for scan in scanner.scans:
         if scan.run > longest or (scan.non_ascii and ascii_only) or scan.first not in text:
             continue
+        scanned = blanked if scan.blanked else text
+        searched = held_as_searched[scan.blanked]
+        if scan.anchors and not any(_holds_word(scanned, anchor, searched) for anchor in scan.anchors):
+            continue  # no row of it can start anywhere: "ghp_" in a text without "_"
         for word in scan.keywords:
             if word not in present:
                 present[word] = _holds_word(lowered, word, held)
@@ -3594,7 +3607,6 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
         else:
             continue  # the keyword prefilter: none of its rows can match
         search = scan.regex.search
-        scanned = blanked if scan.blanked else text
         position = field = field_start = field_end = 0
         while budget >= 0:
             match = search(scanned, position)

@@ -2078,6 +2078,24 @@ class TestShortcuts(unittest.TestCase):
                 found = [(m.span(), m.groupdict()) for m in shortcut.finditer(text)]
                 self.assertEqual(found, [(m.span(), m.groupdict()) for m in long_way.finditer(text)])
 
+    def test_a_scan_of_tokens_is_skipped_only_where_none_of_its_rows_could_start(self) -> None:
+        """A scan of plain rows is not searched in text that holds none of
+        their literal anchors: every example of every such row holds its own,
+        and is found with nothing else around it."""
+        scanner = cp._secret_scanner()
+        rng = random.Random(96)
+        plain = [scan for scan in scanner.scans if scan.anchors]
+        self.assertGreater(len(plain), 30)
+        for rule in cp.SECRET_RULES:
+            anchor = cp._literal_anchor(rule.pattern)[0]
+            if rule.labels or "(?P<" in rule.pattern or not anchor:
+                continue
+            with self.subTest(family=rule.family, anchor=anchor):
+                self.assertEqual(sum(anchor in scan.anchors for scan in plain), 1)
+                sample = from_pattern(rule.example or rule.pattern, rng)
+                self.assertIn(anchor, sample)
+                self.assertIsNotNone(cp.find_secret(sample))
+
     def test_a_word_is_looked_for_only_when_the_text_holds_each_of_its_characters(self) -> None:
         held: dict[str, bool] = {}
         text = "pwd=000000 pw-d"
