@@ -1398,7 +1398,7 @@ class TestStateValidation(unittest.TestCase):
     def test_its_size_is_counted_as_the_file_would_be(self) -> None:
         """A dry run counts state.json's length without making it."""
         snapshot = copy.deepcopy(self.state["snapshot"])
-        snapshot["branches"][0]["summaries"][0]["text"] = "Pr\u00fcfung \u5bc6 \U0001f600 \"quoted\" \\ tab\t"
+        snapshot["branches"][0]["summaries"][0]["text"] = 'Pr\u00fcfung \u5bc6 \U0001f600 "quoted" \\ tab\t'
         for state in (
             self.state,
             dict(self.state, snapshot=snapshot, tombstones=[f"t{i}" for i in range(500)]),
