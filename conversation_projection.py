@@ -2011,6 +2011,13 @@ def _password_flag_after(command: str, longest_token: int, tokens: int, flag: st
     return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + _VALUE
 
 
+def _flag_keywords(flag: str) -> tuple[str, str]:
+    """The keywords of a row of ``_password_flag_after``: its flag, which
+    every match holds before a space or a tab, is rarer than its command's
+    name ("ldapadd " repeated holds no flag; "zip" is in "gzip")."""
+    return f"{flag.lower()} ", f"{flag.lower()}\t"
+
+
 # Windows' net use, and its /user: flag (/u: for short), in any case.
 _NET_USE = r"(?i:net)(?:\.exe)?+[ \t]++(?i:use)"
 _NET_USER_FLAG = r"/(?i:u(?:ser)?+):"
@@ -2660,11 +2667,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "credential-flag",
         _password_flag_after("redis-cli", 128, 12, "-a"),
+        keywords=_flag_keywords("-a"),
         example=r"redis-cli -h cache\.internal -a [A-Za-z0-9]{14}",
     ),
     SecretRule(
         "credential-flag",
         _password_flag_after(r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", 256, 16, "-w"),
+        keywords=_flag_keywords("-w"),
         example=r"ldapsearch -x -D cn=admin,dc=example,dc=org -w [A-Za-z0-9]{14}",
     ),
     # -P where it is a password, not a port (as in mysql and ssh): sqlcmd
@@ -2672,9 +2681,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "credential-flag",
         _password_flag_after(r"(?:sqlcmd|mosquitto_(?:pub|sub|rr)|zip|unzip)", 128, 12, "-P"),
-        # The flag, which every match holds, is rarer than the commands'
-        # names ("zip" is in "gzip" and in a run of random letters).
-        keywords=("-p ", "-p\t"),
+        keywords=_flag_keywords("-P"),
         example=r"sqlcmd -S db -U sa -P [A-Za-z0-9]{14}",
     ),
     # A password piped to a command that reads it on standard input: sudo

@@ -2096,6 +2096,19 @@ class TestShortcuts(unittest.TestCase):
                 self.assertIn(anchor, sample)
                 self.assertIsNotNone(cp.find_secret(sample))
 
+    def test_a_row_with_keywords_finds_its_examples_which_hold_one(self) -> None:
+        """A row is searched only in text that holds one of its keywords:
+        each of its examples holds one, and is found."""
+        rng = random.Random(97)
+        rows = [rule for rule in cp.SECRET_RULES if rule.keywords and not rule.labels]
+        self.assertIn(("-w ", "-w\t"), [rule.keywords for rule in rows])
+        for rule in rows:
+            for _ in range(5):
+                sample = from_pattern(rule.example or rule.pattern, rng)
+                with self.subTest(keywords=rule.keywords, sample=sample[:30]):
+                    self.assertTrue(any(word in sample.lower() for word in rule.keywords))
+                    self.assertIsNotNone(cp.find_secret(sample))
+
     def test_a_word_is_looked_for_only_when_the_text_holds_each_of_its_characters(self) -> None:
         held: dict[str, bool] = {}
         text = "pwd=000000 pw-d"
