@@ -1910,13 +1910,14 @@ _VALUE = (
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
     rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
 )
-# A number alone right after a key and "=" (port=5432, max_tokens=4096,
-# pwd="000000"): no form of a value admits it and, with nothing but
-# closing quotes between the key and "=", no other form of the assignment
-# can start there, so the key is turned away at one look instead of after
-# every form was tried (a text of such pairs once cost most of the bound).
+# A number alone right after a key and "=" or ":" (port=5432,
+# max_tokens: 4096, pwd="000000"): no form of a value admits it and, with
+# nothing but closing quotes between the key and the sign, no other form of
+# the assignment can start there, so the key is turned away at one look
+# instead of after every form was tried (a text of such pairs once cost
+# most of the bound).
 _NUMBER_ASSIGNED = (
-    r"(?![\\\"'`\]*]{0,3}+=[ \t]{0,8}+"
+    r"(?![\\\"'`\]*]{0,3}+[=:][ \t]{0,8}+"
     rf"(?:[0-9]++(?:[{_BARE_VALUE_END}]|\Z)|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
 )
 # "is" in English, German, French, Spanish, Italian and Portuguese prose,

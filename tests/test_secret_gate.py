@@ -2060,11 +2060,14 @@ class TestShortcuts(unittest.TestCase):
         shortcut = re.compile(rows[0].pattern, re.ASCII)
         long_way = re.compile(rows[0].pattern.replace(cp._NUMBER_ASSIGNED, ""), re.ASCII)
         self.assertIsNone(re.match(cp._NUMBER_ASSIGNED, '"=000000 '), "a number after a key is turned away")
+        self.assertIsNone(re.match(cp._NUMBER_ASSIGNED, ": 4096\n"))
+        self.assertIsNotNone(re.match(cp._NUMBER_ASSIGNED, "::4096\n"), "the value may be :4096")
         self.assertIsNotNone(re.match(cp._NUMBER_ASSIGNED, "=0000x0 "))
         rng = random.Random(95)
         keys = ["pwd", "db_password", "apiKey", "max_tokens", "Passwort", "tokentoken", "secret.key", "AUTH"]
         closers = ["", '"', "'", "`", "]", "*", "\\", '"]', '\\"']
         between = ["=", "==", "=>", " = ", "= ", "=\t", "=" + " " * 9, ":", ": ", ":=", "::=", " is ", "=(", ".="]
+        between += ["::", ":::", "::::", ": \t", ":" + " " * 9, ": |\n  ", ":\n  ", ":**", ": &str = "]
         values = ["000000", '"000000"', "'1234567'", "`9999999`", '""', "12345678901234567890", "0", MADE_UP]
         values += [f'"{MADE_UP}"', "1e10", "-12345", "(1234567)", "0x1F2E3D4C5B", "1" * 300, '"' + "1" * 300 + '"']
         values += ['\\"000000\\"', "12345678ab", "123456;", "${DB_PASS}"]
