@@ -1510,9 +1510,12 @@ _mark_runs: list[MarkPatterns] = []
 
 
 def _cut_mark_runs(text: str) -> str:
-    """The text with each run of marks cut to MAX_MARKS_IN_A_ROW."""
+    """The text with each run of marks cut to MAX_MARKS_IN_A_ROW.  A match
+    starts only at the first mark of a run (the character before it is no
+    mark): from every mark of a run of thirty, a search for thirty-one would
+    read the rest of the run again, thirty times thirty tests of a class."""
     if not _mark_runs:
-        _mark_runs.append(MarkPatterns(lambda mark: f"{mark}{{{MAX_MARKS_IN_A_ROW + 1},}}"))
+        _mark_runs.append(MarkPatterns(lambda mark: f"{mark}(?<!{mark}{mark}){mark}{{{MAX_MARKS_IN_A_ROW},}}"))
     return _mark_runs[0].pattern_for(text).sub(lambda run: run[0][:MAX_MARKS_IN_A_ROW], text)
 
 
