@@ -2703,10 +2703,12 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         keywords=("printf",),
         example=r"printf '%s\\n' [A-Za-z0-9]{14} \| sudo -S id",
     ),
-    # The same with a here-string: sudo -S id <<< '…'.
+    # The same with a here-string: sudo -S id <<< '…'.  What stands before
+    # "<<<" is read at once, not one character and one try at a time: no
+    # "<" is among it, so the first one ends it either way.
     SecretRule(
         "credential-flag",
-        r"(?:" + _STDIN_FLAGS + r")[^|<\n\x00]{0,128}?<<<[ \t]*+(?P<password>)" + _VALUE,
+        r"(?:" + _STDIN_FLAGS + r")[^|<\n\x00]{0,128}+<<<[ \t]*+(?P<password>)" + _VALUE,
         keywords=("<<<",),
         example=r"docker login -u ci --password-stdin <<< [A-Za-z0-9]{14}",
     ),
