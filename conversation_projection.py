@@ -1161,17 +1161,30 @@ def _spelled(ranges: Iterable[tuple[int, int]]) -> str:
     return "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in ranges)
 
 
+# Ranges above the BMP are compared in groups of at most this many.
+ASTRAL_GROUP_RANGES = 12
+
+
 def _char_class(ranges: Iterable[tuple[int, int]]) -> str:
     """A regex matching one character of sorted, disjoint ranges, quickly
     either way: re looks a BMP character up in a bitmap but compares any
-    character the bitmap lacks with every range above the BMP, so those
-    ranges stand behind a guard that only characters between the first and
-    the last of them pass (not an ideograph past them, say)."""
+    character the bitmap lacks with every range above the BMP, one after the
+    other.  So those ranges stand behind a guard that only characters
+    between the first and the last of them pass (not an ideograph past
+    them, say), and in groups of consecutive ranges: each group an
+    alternative that starts with the one range from its first character to
+    its last, which re tests before it enters the alternative, so that a
+    character is compared range by range only with its own group's."""
     bmp = [(first, min(last, 0xFFFF)) for first, last in ranges if first <= 0xFFFF]
     astral = [(max(first, 0x10000), last) for first, last in ranges if last > 0xFFFF]
     if not astral:
         return f"[{_spelled(bmp)}]"
-    above = f"(?=[{_spelled([(astral[0][0], astral[-1][1])])}])[{_spelled(astral)}]"
+    groups = [astral[start : start + ASTRAL_GROUP_RANGES] for start in range(0, len(astral), ASTRAL_GROUP_RANGES)]
+    within = "|".join(
+        f"[{_spelled([(group[0][0], group[-1][1])])}]" + (f"(?<=[{_spelled(group)}])" if len(group) > 1 else "")
+        for group in groups
+    )
+    above = f"(?=[{_spelled([(astral[0][0], astral[-1][1])])}])(?:{within})"
     return f"(?:[{_spelled(bmp)}]|{above})" if bmp else above
 
 

@@ -455,6 +455,25 @@ class TestJoinersWithinTheBound(TempDirTestCase):
 
 
 class TestUnicodeTables(unittest.TestCase):
+    def test_each_class_matches_exactly_its_table(self) -> None:
+        """The pattern of a table, its ranges above the BMP in guarded
+        groups, matches each end of each range and not the character just
+        outside it, and agrees with the table on random code points."""
+        import re
+
+        rng = random.Random(98)
+        marks_above = [r for r in cp._table_ranges(cp.UCD_MARKS) if r[1] > 0xFFFF]
+        self.assertGreater(len(marks_above), 2 * cp.ASTRAL_GROUP_RANGES, "several groups are tried")
+        for name in ("UCD_MARKS", "UCD_LETTERS", "UCD_VISIBLE", "UCD_SPACELESS", "UCD_EMOJI_PICTOGRAPHS"):
+            ranges = cp._table_ranges(getattr(cp, name))
+            pattern = re.compile(cp._char_class(ranges))
+            members = {code for first, last in ranges for code in range(first, last + 1)}
+            codes = {code for first, last in ranges for code in (first - 1, first, last, last + 1)}
+            codes |= {rng.randrange(0x110000) for _ in range(3000)}
+            for code in sorted(codes - set(range(0xD800, 0xE000)) - {-1, 0x110000}):
+                with self.subTest(table=name, code=hex(code)):
+                    self.assertEqual(pattern.fullmatch(chr(code)) is not None, code in members)
+
     def test_the_module_holds_the_tables_the_data_gives(self) -> None:
         need_unicode_data(self, os.path.join(UNICODE_DATA, "DerivedCoreProperties.txt"))
         data = gen_unicode_tables.Data(UNICODE_DATA)
