@@ -1832,6 +1832,17 @@ class TestFolding(unittest.TestCase):
             with self.subTest(marks=marks[:2], count=len(marks)):
                 expected = unicodedata.normalize("NFKC", "a" + marks[:bound]) + " b"
                 self.assertEqual(cp.fold_for_scan("a" + marks + " b"), expected)
+        # Runs just under, at and past the bound, of marks within the BMP and
+        # above it (in a text that holds a character above it or not): each
+        # run cut alone, from its first mark.
+        for mark_pair in ("\u0345\u0316", "\U0001e94a\U0001e8d6"):
+            for count in (29, 30, 31, 61):
+                for after in ("", " \U0001d400"):
+                    marks = (mark_pair * count)[:count]
+                    run = "a" + marks + "b" + marks + after
+                    expected = "a" + marks[:bound] + "b" + marks[:bound] + after
+                    with self.subTest(mark=hex(ord(mark_pair[0])), count=count, after=after):
+                        self.assertEqual(cp.fold_for_scan(run), unicodedata.normalize("NFKC", expected))
         # A character whose fold is two marks, repeated: the folds make the
         # run longer, and it is cut again.
         folded = cp.fold_for_scan("a" + "\u0344" * 20 + "\u0345" * 5 + " b")
