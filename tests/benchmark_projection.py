@@ -375,6 +375,14 @@ def hostile_text(unit: Callable[[], str]) -> str:
     return "".join(parts)[: cp.MAX_TEXT_CHARS]
 
 
+_distinct = itertools.count()
+
+
+def distinct_text(unit: Callable[[], str]) -> str:
+    """``hostile_text`` ending in a number of its own: no two texts alike."""
+    return hostile_text(unit)[:-7] + f"{next(_distinct):07d}"
+
+
 def hostile_selection(
     unit: Callable[[], str], text: Callable[[Callable[[], str]], str] = hostile_text, ensure_ascii: bool = True
 ) -> dict[str, Any]:
@@ -502,6 +510,25 @@ def _selection_shapes() -> dict[str, bytes]:
         ).encode(),
         "soft hyphens after four accents": json.dumps(
             hostile_selection(lambda: "a\u0301\u0301\u0301\u0301\u00ad", ensure_ascii=False), ensure_ascii=False
+        ).encode(),
+        # A text repeated is folded once: the same shapes with each text its
+        # own, and an outside review's runs of thirty marks, within the BMP
+        # and above it, and one here-string among 2 MiB of chpasswd.
+        **{
+            f"{name}, each text its own": json.dumps(
+                hostile_selection(lambda unit=unit: unit, text=distinct_text, ensure_ascii=False), ensure_ascii=False
+            ).encode()
+            for name, unit in (
+                ("2 MiB of U+FDFA", "\ufdfa"),
+                ("soft hyphens after four accents", "a\u0301\u0301\u0301\u0301\u00ad"),
+                ("a letter and thirty marks", "a" + "\u0301" * 30),
+                ("a letter and thirty marks above the BMP", "a" + "\U0001e8d6\U0001e94a" * 15),
+            )
+        },
+        "chpasswd repeated after a here-string": json.dumps(
+            hostile_selection(
+                lambda: "chpasswd", text=lambda unit: ("x <<< y " + hostile_text(unit))[: cp.MAX_TEXT_CHARS]
+            )
         ).encode(),
         "a token inside a long string, then outside": (
             '{"schemaVersion":1,"x":"' + "NaN" * (room // 3) + '","y":NaN}'
