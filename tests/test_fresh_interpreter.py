@@ -420,7 +420,9 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
         self.assertGreater(os.path.getsize(path), 1.7 * 2**20)
         results = self.limited_runs(
             resource.RLIMIT_AS,
-            [megabytes << 20 for megabytes in range(16, 112, 6)],
+            # Steps of 3 MB: the limits between a start and enough memory for
+            # a dry run span under 10 MB, and more than one of them is tried.
+            [megabytes << 20 for megabytes in range(16, 112, 3)],
             lambda _limit: ["--state-root", self.state, "--selection", path, "--dry-run"],
         )
         exhausted = 0
