@@ -1951,13 +1951,27 @@ _PROSE_IS_NOW = (
     r"(?:[ \t]{1,8}+(?:[Nn][Oo][Ww]|[Ss][Tt][Ii][Ll][Ll]|[Jj][Ee][Tt][Zz][Tt]|[Aa][Dd][Ee][Ss][Ss][Oo]|[Oo][Rr][Aa]"
     r"|(?:[Ss][Ee][Tt]|[Cc][Hh][Aa][Nn][Gg][Ee][Dd]|[Rr][Ee][Ss][Ee][Tt])[ \t]{1,8}+[Tt][Oo]))?+"
 )
+
+
+def _fewest_first(item: str, end: str, most: int) -> str:
+    """``(?:item){1,most}?end`` as nested alternatives, ``item(?:end|item(?:end|…))``:
+    the same matches tried in the same order, without a repeated group, each
+    turn of which costs Python's regex engine several steps more than a
+    branch does (a text of "key to " repeated tries four words at each key)."""
+    pattern = item + end
+    for _ in range(most - 1):
+        pattern = item + "(?:" + end + "|" + pattern + ")"
+    return pattern
+
+
 # "for|of|on|at|to" (German "für", Italian "di", "del", "della") and up to
 # four words, then "is" or ":" ("the password for the NAS is …", "la
-# password di root è …").
+# password di root è …").  The lookahead of what ends the words turns each
+# word that starts neither "is" nor ":" or "=" away at one look.
+_PROSE_FOR_END = r"[ \t]{0,8}+(?=[IiWwAaEeLl\u00e8\u00e9:=])(?:" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t])|[:=])"
 _PROSE_FOR = (
     r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo]|[Ff]\u00fc[Rr]|[Dd][Ii]|[Dd][Ee][Ll]{1,2}+[AaOoEeIi]?+)"
-    r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?[ \t]{0,8}+"
-    r"(?:" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t])|[:=])"
+    + _fewest_first(r"[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+", _PROSE_FOR_END, 4)
 )
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
@@ -1997,7 +2011,9 @@ _XML_ATTRIBUTE = (
 # tried only before one), so that a key followed by none of them costs a
 # few failed steps.
 _ASSIGNMENT = (
-    r"(?:(?:[\"'](?:" + _XML_ATTRIBUTE + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
+    r"(?:(?=[\"'>])(?:[\"'](?:"
+    + _XML_ATTRIBUTE
+    + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
@@ -2006,7 +2022,7 @@ _ASSIGNMENT = (
     r"|(?<=[ \t])" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
-    r"|(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
+    r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
     r"|(?<=[ \t])(?:" + _PROSE_FOR + r"|[Tt][Oo](?=[ \t])"
     r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"

@@ -2092,6 +2092,64 @@ class TestShortcuts(unittest.TestCase):
                 found = [(m.span(), m.groupdict()) for m in shortcut.finditer(text)]
                 self.assertEqual(found, [(m.span(), m.groupdict()) for m in long_way.finditer(text)])
 
+    def test_up_to_four_words_before_is_are_read_as_a_lazy_repeat_reads_them(self) -> None:
+        """The words between "for" and "is", spelled as nested alternatives,
+        match where and what ``(?:word){1,4}?end`` matches: in the rows that
+        use them, every match and group is the same."""
+        import re
+
+        word, end = r"[ \t]{1,8}+[^\s\x00:=]{1,40}+", r"[ \t]{0,8}+(?:is|[:=])"
+        nested = cp._fewest_first(word, end, 4)
+        self.assertEqual(
+            nested, word + "(?:" + end + "|" + word + "(?:" + end + "|" + word + "(?:" + end + "|" + word + end + ")))"
+        )
+        rows = [rule for rule in cp.SECRET_RULES if cp._PROSE_FOR in rule.pattern]
+        self.assertEqual(len(rows), 4)
+        lazy_for = cp._PROSE_FOR.replace(
+            cp._fewest_first(r"[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+", cp._PROSE_FOR_END, 4),
+            r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?" + cp._PROSE_FOR_END,
+        )
+        self.assertNotEqual(lazy_for, cp._PROSE_FOR)
+        pairs = [
+            (re.compile(r.pattern, re.ASCII), re.compile(r.pattern.replace(cp._PROSE_FOR, lazy_for), re.ASCII))
+            for r in rows
+        ]
+        rng = random.Random(98)
+        keys = ["password", "pw", "Passwort", "api key", "token", "psk", "la password"]
+        words = [
+            "for",
+            "of",
+            "to",
+            "di",
+            "della",
+            "the",
+            "NAS",
+            "is",
+            "was",
+            "est",
+            "lautet",
+            "now",
+            "set",
+            "to",
+            ":",
+            "=",
+        ]
+        values = [MADE_UP, f'"{MADE_UP}"', "abcdefgh", "000000"]
+        matched = 0
+        for _ in range(3000):
+            text = (
+                rng.choice(keys)
+                + "".join(rng.choice([" ", "  ", "\t", ""]) + rng.choice(words) for _ in range(rng.randint(1, 7)))
+                + rng.choice([" ", ""])
+                + rng.choice(values)
+            )
+            for shortcut, long_way in pairs:
+                with self.subTest(text=text[:50]):
+                    found = [(m.span(), m.groupdict()) for m in shortcut.finditer(text)]
+                    self.assertEqual(found, [(m.span(), m.groupdict()) for m in long_way.finditer(text)])
+                    matched += bool(found)
+        self.assertGreater(matched, 200, "hundreds of texts hold a match to compare")
+
     def test_a_scan_of_tokens_is_skipped_only_where_none_of_its_rows_could_start(self) -> None:
         """A scan of plain rows is not searched in text that holds none of
         their literal anchors: every example of every such row holds its own,
