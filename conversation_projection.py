@@ -1518,18 +1518,57 @@ _invisible: list[re.Pattern[str]] = []
 # many, as Unicode's stream-safe format bounds a run of non-starters
 # (UAX #15).
 MAX_MARKS_IN_A_ROW = 30
-# A run past the bound, in the two forms of MarkPatterns: compiled on first use.
-_mark_runs: list[MarkPatterns] = []
+# What finds a run past the bound, built on first use: the pattern of such
+# a run in text within the BMP; in text beyond it, the pattern of a run of
+# characters each a mark or above the BMP, in which _cut_runs_within finds
+# the marks; and the table that turns each mark into NUL for it.
+_mark_runs: list[tuple[re.Pattern[str], re.Pattern[str], dict[int, int]]] = []
+_NUL_RUN = f"\x00{{{MAX_MARKS_IN_A_ROW + 1},}}"
+
+
+def _mark_run_finders() -> tuple[re.Pattern[str], re.Pattern[str], dict[int, int]]:
+    import re
+
+    if not _mark_runs:
+        ranges = _table_ranges(UCD_MARKS)
+        bmp = [(first, min(last, 0xFFFF)) for first, last in ranges if first <= 0xFFFF]
+        runs = [
+            re.compile(f"{mark}(?<!{mark}{mark}){mark}{{{MAX_MARKS_IN_A_ROW},}}")
+            for mark in (_scanning_class(bmp), _scanning_class([*bmp, (0x10000, 0x10FFFF)]))
+        ]
+        as_nul = dict.fromkeys((code for first, last in ranges for code in range(first, last + 1)), 0)
+        _mark_runs.append((runs[0], runs[1], as_nul))
+    return _mark_runs[0]
 
 
 def _cut_mark_runs(text: str) -> str:
     """The text with each run of marks cut to MAX_MARKS_IN_A_ROW.  A match
     starts only at the first mark of a run (the character before it is no
     mark): from every mark of a run of thirty, a search for thirty-one would
-    read the rest of the run again, thirty times thirty tests of a class."""
-    if not _mark_runs:
-        _mark_runs.append(MarkPatterns(lambda mark: f"{mark}(?<!{mark}{mark}){mark}{{{MAX_MARKS_IN_A_ROW},}}"))
-    return _mark_runs[0].pattern_for(text).sub(lambda run: run[0][:MAX_MARKS_IN_A_ROW], text)
+    read the rest of the run again, thirty times thirty tests of a class.
+    Above the BMP, re compares a character with a class's ranges one by one
+    (a letter and thirty marks above the BMP cost a third of a second for
+    2 MiB): there the runs sought are of characters each a mark or above the
+    BMP, a class re tests at once, and only in those the marks are found."""
+    within_bmp, beyond, as_nul = _mark_run_finders()
+    if not _above_the_bmp(text):
+        return within_bmp.sub(lambda run: run[0][:MAX_MARKS_IN_A_ROW], text)
+    return beyond.sub(lambda run: _cut_runs_within(run[0], as_nul), text)
+
+
+def _cut_runs_within(run: str, as_nul: dict[int, int]) -> str:
+    """A run of characters each a mark or above the BMP, with each run of
+    marks in it cut: found in a copy with each mark turned into NUL, which
+    no other character of such a run is."""
+    import re
+
+    pieces = []
+    kept = 0
+    for marks in re.finditer(_NUL_RUN, run.translate(as_nul)):
+        pieces.append(run[kept : marks.start() + MAX_MARKS_IN_A_ROW])
+        kept = marks.end()
+    pieces.append(run[kept:])
+    return "".join(pieces)
 
 
 def fold_for_scan(text: str) -> str:

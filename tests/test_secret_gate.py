@@ -1843,6 +1843,16 @@ class TestFolding(unittest.TestCase):
                     expected = "a" + marks[:bound] + "b" + marks[:bound] + after
                     with self.subTest(mark=hex(ord(mark_pair[0])), count=count, after=after):
                         self.assertEqual(cp.fold_for_scan(run), unicodedata.normalize("NFKC", expected))
+        # Between letters above the BMP, which are no marks: each run of
+        # marks, of either plane or both, cut alone.
+        for base in ("\U00010400", "\U0001f600"):
+            for count in (30, 31, 45):
+                marks = ("\u0345\U0001e94a\U0001e8d6\u0316" * count)[:count]
+                with self.subTest(base=hex(ord(base)), count=count):
+                    expected = base + marks[:bound] + base + marks[:bound] + base
+                    self.assertEqual(
+                        cp.fold_for_scan(base + marks + base + marks + base), unicodedata.normalize("NFKC", expected)
+                    )
         # A character whose fold is two marks, repeated: the folds make the
         # run longer, and it is cut again.
         folded = cp.fold_for_scan("a" + "\u0344" * 20 + "\u0345" * 5 + " b")
