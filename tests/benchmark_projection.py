@@ -513,7 +513,8 @@ def _selection_shapes() -> dict[str, bytes]:
         ).encode(),
         # A text repeated is folded once: the same shapes with each text its
         # own, and an outside review's runs of thirty marks, within the BMP
-        # and above it, and one here-string among 2 MiB of chpasswd.
+        # and above it (after a letter of either), and one here-string among
+        # 2 MiB of chpasswd.
         **{
             f"{name}, each text its own": json.dumps(
                 hostile_selection(lambda unit=unit: unit, text=distinct_text, ensure_ascii=False), ensure_ascii=False
@@ -523,6 +524,7 @@ def _selection_shapes() -> dict[str, bytes]:
                 ("soft hyphens after four accents", "a\u0301\u0301\u0301\u0301\u00ad"),
                 ("a letter and thirty marks", "a" + "\u0301" * 30),
                 ("a letter and thirty marks above the BMP", "a" + "\U0001e8d6\U0001e94a" * 15),
+                ("a letter above the BMP and thirty marks", "\U00010400" + "\U0001e8d6\U0001e94a" * 15),
             )
         },
         "chpasswd repeated after a here-string": json.dumps(
