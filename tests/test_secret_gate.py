@@ -1399,6 +1399,23 @@ class TestAssignmentForms(unittest.TestCase):
                 hit = cp.find_secret(text)
                 self.assertEqual(None if hit is None else hit[1], rule)
 
+    def test_a_command_s_password_flag_is_read_within_its_reach_of_tokens(self) -> None:
+        """The flag is found up to a number of tokens after its command,
+        and not one token further (the manuals' longest usual command lines)."""
+        reaches = {
+            ("redis-cli", "-a"): 12,
+            ("ldapsearch", "-w"): 16,
+            ("sqlcmd", "-P"): 12,
+            ("mosquitto_pub", "-P"): 12,
+            ("net use", "/user:admin"): 3,
+        }
+        for (command, flag), reach in reaches.items():
+            for tokens in (reach, reach + 1):
+                text = command + "".join(f" t{index}" for index in range(tokens)) + f" {flag} {MADE_UP}"
+                with self.subTest(command=command, tokens=tokens):
+                    hit = cp.find_secret(text)
+                    self.assertEqual(None if hit is None else hit[1], "credential-flag" if tokens == reach else None)
+
     def test_a_glued_password_flag_holds_a_value_of_any_judged_length(self) -> None:
         """mysql -p<password>: up to the longest value judged anywhere, as a
         pasted token after -p often is (an outside review found 65 passing)."""
