@@ -2775,10 +2775,12 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     # The same with a here-string: sudo -S id <<< '…'.  What stands before
     # "<<<" is read at once, not one character and one try at a time: no
-    # "<" is among it, so the first one ends it either way.
+    # "<" is among it, so the first one ends it either way.  The read stops
+    # where another such command starts, whose own read takes over: a line
+    # of "chpasswd" repeated read 128 characters from each.
     SecretRule(
         "credential-flag",
-        r"(?:" + _STDIN_FLAGS + r")[^|<\n\x00]{0,128}+<<<[ \t]*+(?P<password>)" + _VALUE,
+        r"(?:" + _STDIN_FLAGS + r")(?:(?!" + _STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<[ \t]*+(?P<password>)" + _VALUE,
         keywords=("<<<",),
         example=r"docker login -u ci --password-stdin <<< [A-Za-z0-9]{14}",
     ),

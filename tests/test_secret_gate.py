@@ -2177,6 +2177,42 @@ class TestShortcuts(unittest.TestCase):
                     matched += bool(found)
         self.assertGreater(matched, 200, "hundreds of texts hold a match to compare")
 
+    def test_a_here_string_s_command_is_read_up_to_the_next_command_as_far_as_128_characters(self) -> None:
+        """The read before "<<<" stops where another command that reads
+        standard input starts; that command's own read finds the same value
+        as the read of 128 characters from the first finds."""
+        import re
+
+        stops = "(?:(?!" + cp._STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<"
+        rows = [rule for rule in cp.SECRET_RULES if stops in rule.pattern]
+        self.assertEqual(len(rows), 1)
+        long_way = re.compile(rows[0].pattern.replace(stops, r"[^|<\n\x00]{0,128}+<<<"))
+        shortcut = re.compile(rows[0].pattern)
+        rng = random.Random(99)
+        parts = ["sudo -S", "sudo", "/usr/bin/sudo -u postgres -S", "sudo --stdin", "chpasswd", "passwd --stdin"]
+        parts += [
+            "docker login -u ci --password-stdin",
+            "--with-token",
+            " ",
+            "\t",
+            "id",
+            "a" * 40,
+            "a" * 100,
+            "<",
+            "|",
+            "\n",
+        ]
+        values = [f"'{MADE_UP}'", MADE_UP, "abcdefgh", "$PW"]
+        matched = 0
+        for _ in range(3000):
+            text = "".join(rng.choice(parts) + rng.choice(["", " "]) for _ in range(rng.randint(1, 12)))
+            text += rng.choice(["<<< ", "<<<", " <<< "]) + rng.choice(values)
+            with self.subTest(text=text[:50]):
+                found = [(m.start("password"), m["value"]) for m in shortcut.finditer(text)]
+                self.assertEqual(found[:1], [(m.start("password"), m["value"]) for m in long_way.finditer(text)][:1])
+                matched += bool(found)
+        self.assertGreater(matched, 500, "hundreds of texts hold a match to compare")
+
     def test_a_scan_of_tokens_is_skipped_only_where_none_of_its_rows_could_start(self) -> None:
         """A scan of plain rows is not searched in text that holds none of
         their literal anchors: every example of every such row holds its own,
