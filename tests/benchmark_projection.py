@@ -532,6 +532,12 @@ def _selection_shapes() -> dict[str, bytes]:
                 lambda: "chpasswd", text=lambda unit: ("x <<< y " + hostile_text(unit))[: cp.MAX_TEXT_CHARS]
             )
         ).encode(),
+        "chpasswd every 128 characters after a here-string": json.dumps(
+            hostile_selection(
+                lambda: "chpasswd " + "a" * 119 + " ",
+                text=lambda unit: ("x <<< y " + distinct_text(unit))[: cp.MAX_TEXT_CHARS],
+            )
+        ).encode(),
         "a token inside a long string, then outside": (
             '{"schemaVersion":1,"x":"' + "NaN" * (room // 3) + '","y":NaN}'
         ).encode(),
