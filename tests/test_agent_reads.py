@@ -474,6 +474,26 @@ class TestUnicodeTables(unittest.TestCase):
                 with self.subTest(table=name, code=hex(code)):
                     self.assertEqual(pattern.fullmatch(chr(code)) is not None, code in members)
 
+    def test_a_class_of_any_number_of_ranges_above_the_bmp_matches_exactly_them(self) -> None:
+        """Whatever the size of the last group (one range, two, a whole
+        group), each character between the first range and the last is
+        matched only when a range holds it, with or without ranges in the BMP."""
+        import re
+
+        rng = random.Random(97)
+        for count in range(1, 2 * cp.ASTRAL_GROUP_RANGES + 3):
+            ranges, start = [], 0x1D400
+            for _ in range(count):
+                first = start + rng.randint(1, 3)
+                ranges.append((first, first + rng.randint(0, 2)))
+                start = ranges[-1][1] + 1
+            members = {code for first, last in ranges for code in range(first, last + 1)}
+            for bmp in ([], [(0x300, 0x36F)]):
+                pattern = re.compile(cp._char_class(bmp + ranges))
+                for code in range(ranges[0][0] - 2, ranges[-1][1] + 3):
+                    with self.subTest(count=count, bmp=bool(bmp), code=hex(code)):
+                        self.assertEqual(pattern.fullmatch(chr(code)) is not None, code in members)
+
     def test_the_module_holds_the_tables_the_data_gives(self) -> None:
         need_unicode_data(self, os.path.join(UNICODE_DATA, "DerivedCoreProperties.txt"))
         data = gen_unicode_tables.Data(UNICODE_DATA)
