@@ -2075,10 +2075,11 @@ _ASSIGNMENT = (
 
 def _password_flag_after(command: str, longest_token: int, tokens: int, flag: str) -> str:
     """A password after ``flag`` within the ``tokens`` that follow
-    ``command`` on its line.  The tokens read stop at the next such
-    command, so that a run of commands ("ldapadd ldapadd …") costs one step
+    ``command`` on its line.  The tokens read stop where the command starts
+    again before a space, inside a token too ("xunzip", "x/ldapsearch"):
+    the match from there reads on, so that a run of commands costs one step
     each, not one for every token each could read."""
-    between = rf"(?:[ \t]++(?!{command}(?![^\s\x00]))[^\s\x00]{{1,{longest_token}}}+){{0,{tokens}}}?"
+    between = rf"(?:[ \t]++(?:(?!{command}[ \t])[^\s\x00]){{1,{longest_token}}}+){{0,{tokens}}}?"
     return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + _VALUE
 
 

@@ -2213,6 +2213,39 @@ class TestShortcuts(unittest.TestCase):
                 matched += bool(found)
         self.assertGreater(matched, 500, "hundreds of texts hold a match to compare")
 
+    def test_a_command_s_tokens_are_read_up_to_where_the_command_starts_again(self) -> None:
+        """The tokens read after a command for its password flag stop where
+        the command starts again before a space, inside a token too; the
+        match from there finds what reading every token would."""
+        import re
+
+        token_read = re.compile(r"\(\?:\(\?!(?P<command>.+?)\[ \\t\]\)\[\^\\s\\x00\]\)\{1,(?P<longest>[0-9]+)\}\+")
+        rows = [rule for rule in cp.SECRET_RULES if token_read.search(rule.pattern)]
+        self.assertEqual(len(rows), 4)
+        rng = random.Random(100)
+        commands = ["zip", "unzip", "sqlcmd", "redis-cli", "ldapsearch", "net use", "xunzip", "x/ldapsearch", "gzip"]
+        tokens = ["-r", "-h", "db", "-x", "Z:", "a" * 20, "a" * 130, "data.zip", "zip_x", "unzipped", "ldapsearchx"]
+        flags = ["-P", "-a", "-w", "/user:admin"]
+        matched = 0
+        for rule in rows:
+            stop = token_read.search(rule.pattern)
+            assert stop is not None
+            every_token = "(?!" + stop["command"] + r"(?![^\s\x00]))[^\s\x00]{1," + stop["longest"] + "}+"
+            long_way = re.compile(rule.pattern.replace(stop[0], every_token))
+            shortcut = re.compile(rule.pattern)
+            for _ in range(1500):
+                words = [rng.choice(commands)] + [
+                    rng.choice(tokens + commands) for _ in range(rng.choice([0, 2, 11, 12, 13, 16, 17]))
+                ]
+                text = " ".join([*words, rng.choice(flags), rng.choice([MADE_UP, f"'{MADE_UP}'", "abcdefgh"])])
+                with self.subTest(text=text[:50]):
+                    found = [(m.start("password"), m["value"]) for m in shortcut.finditer(text)]
+                    self.assertEqual(
+                        found[:1], [(m.start("password"), m["value"]) for m in long_way.finditer(text)][:1]
+                    )
+                    matched += bool(found)
+        self.assertGreater(matched, 300, "hundreds of texts hold a match to compare")
+
     def test_a_scan_of_tokens_is_skipped_only_where_none_of_its_rows_could_start(self) -> None:
         """A scan of plain rows is not searched in text that holds none of
         their literal anchors: every example of every such row holds its own,
