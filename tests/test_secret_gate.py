@@ -1381,6 +1381,7 @@ class TestAssignmentForms(unittest.TestCase):
             "net use, password first": (f"net use Z: \\\\nas\\backup {human} /user:admin", flag),
             "net use, password last": (f"net use Z: \\\\nas\\backup /user:CORP\\admin {human}", flag),
             "vault login": (f"vault login -no-print {token}", flag),
+            "echo into gh auth login": (f"echo {token} | gh auth login -h github.example.com --with-token", flag),
             "PAT": (f"GITHUB_PAT={token}", assignment),
             "Markdown, bold label": (f"**Password:** {human}", assignment),
             "Markdown, bold key": (f"**password**: `{human}`", assignment),
