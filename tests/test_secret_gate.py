@@ -1570,6 +1570,32 @@ class TestValueJudgements(unittest.TestCase):
                 with self.subTest(judgement=name, value=value):
                     self.assertEqual(judgement(scanner, value, False), reason)
 
+    def test_a_jose_header_may_name_each_header_parameter_and_no_claim(self) -> None:
+        """RFC 7515's and RFC 7516's header parameters, each beside "alg",
+        make a header; a claim of the payload ("sub") makes it more."""
+        scanner = cp._secret_scanner()
+        parameters = [
+            "alg",
+            "jku",
+            "jwk",
+            "kid",
+            "x5u",
+            "x5c",
+            "x5t",
+            "x5t#S256",
+            "typ",
+            "cty",
+            "crit",
+            "enc",
+            "zip",
+            "b64",
+        ]
+        for name, reason in [(parameter, "jose-header") for parameter in parameters] + [("sub", None), ("exp", None)]:
+            header = json.dumps({"alg": "HS256", name: "JWT"}, separators=(",", ":")).encode()
+            value = base64.urlsafe_b64encode(header).decode().rstrip("=")
+            with self.subTest(name=name):
+                self.assertEqual(cp._a_jose_header(scanner, value, False), reason)
+
     def test_a_value_after_a_key_and_a_space_alone_needs_both_cases_or_a_symbol(self) -> None:
         """The pattern has seen to a digit; what the value must hold more."""
         scanner = cp._secret_scanner()
