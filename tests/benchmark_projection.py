@@ -449,6 +449,16 @@ def _fill(unit: str, budget_bytes: int) -> str:
     return ",".join([unit] * max(1, budget_bytes // (len(unit.encode()) + 1)))
 
 
+def _descending_marks() -> str:
+    """Thirty marks of the BMP, each of its own combining class, highest
+    class first: the order NFKC sorts with the most steps."""
+    import unicodedata
+
+    by_class = {unicodedata.combining(chr(code)): chr(code) for code in range(0x300, 0x3000)}
+    by_class.pop(0)
+    return "".join(by_class[combining] for combining in sorted(by_class, reverse=True)[:30])
+
+
 def _selection_shapes() -> dict[str, bytes]:
     """Selections just under 2 MiB, each built to make one part of the
     parse, the checks or the secret scan work hardest."""
@@ -537,6 +547,26 @@ def _selection_shapes() -> dict[str, bytes]:
                 lambda: "chpasswd " + "a" * 119 + " ",
                 text=lambda unit: ("x <<< y " + distinct_text(unit))[: cp.MAX_TEXT_CHARS],
             )
+        ).encode(),
+        # An outside review's: a command that starts twice in each word
+        # ("unzip", "zip") or behind a path, with its flag once in each
+        # text; a pipe before "auth login" repeated; and thirty marks of
+        # thirty combining classes after each letter, in the order that
+        # NFKC must reverse.
+        "a command starting twice in each word, its flag in each text": json.dumps(
+            hostile_selection(lambda: "xunzip ", text=lambda unit: ("-P " + distinct_text(unit))[: cp.MAX_TEXT_CHARS])
+        ).encode(),
+        "a command behind a path, its flag in each text": json.dumps(
+            hostile_selection(
+                lambda: "x/ldapsearch ", text=lambda unit: ("-w " + distinct_text(unit))[: cp.MAX_TEXT_CHARS]
+            )
+        ).encode(),
+        "a pipe before auth login repeated": json.dumps(
+            hostile_selection(lambda: "echo aB1xyz |" + "auth login " * 17, text=distinct_text)
+        ).encode(),
+        "a letter and thirty marks in descending classes, each text its own": json.dumps(
+            hostile_selection(lambda: "a" + _descending_marks(), text=distinct_text, ensure_ascii=False),
+            ensure_ascii=False,
         ).encode(),
         "a token inside a long string, then outside": (
             '{"schemaVersion":1,"x":"' + "NaN" * (room // 3) + '","y":NaN}'
