@@ -2720,7 +2720,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example=r"Server=db\.internal;Database=app;User Id=sa;Password=[A-Za-z0-9]{14};",
     ),
     # --password=…, --api-key …, --db.password …, -passout pass:… (openssl),
-    # -p… and -p'…' (mysql; not -pi/2 or -pthread), -p … (docker login,
+    # -p… and -p'…' (mysql; not -pi/2 or -pthread; read up to the next "=-p",
+    # where another such flag may start), -p … (docker login,
     # sshpass; judged as loosely as a name, for -p is also a port or a path),
     # -u user:… (curl), -U user%… (smbclient).
     SecretRule(
@@ -2728,7 +2729,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"-(?<![^\s\"'`=\x00]-)"
         r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,24}+)"
         r"(?:=|[ \t]++)(?:pass:)?+"
-        rf"|p(?=[A-Za-z0-9!@#$%^&*_+=~.-]{_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
+        rf"|p(?=(?:(?!=-p)[A-Za-z0-9!@#$%^&*_+=~.-]){_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++"
         r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+[^\s:\"'\x00]{0,64}+:|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))"
         + _VALUE,

@@ -2273,6 +2273,16 @@ class TestShortcuts(unittest.TestCase):
                     matched += bool(found)
         self.assertGreater(matched, 300, "hundreds of texts hold a match to compare")
 
+    def test_a_value_glued_to_dash_p_is_read_up_to_the_next_equals_dash_p(self) -> None:
+        """mysql's -p… value ends before "=-p", where another such flag may
+        start (a text of "=-p" repeated once read 256 characters from each);
+        a value without it is read as before."""
+        self.assertEqual(cp.find_secret("mysql -u root -p" + MADE_UP), (16, "credential-flag"))
+        self.assertEqual(cp.find_secret("mysql -p" + MADE_UP + "=x-p"), (8, "credential-flag"))
+        glued = "mysql -pab=-p" + MADE_UP
+        self.assertEqual(cp.find_secret(glued), (glued.index(MADE_UP), "credential-flag"))
+        self.assertIsNone(cp.find_secret("=-p" * 600))
+
     def test_a_scan_of_tokens_is_skipped_only_where_none_of_its_rows_could_start(self) -> None:
         """A scan of plain rows is not searched in text that holds none of
         their literal anchors: every example of every such row holds its own,
