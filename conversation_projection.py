@@ -1958,15 +1958,22 @@ _BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
 _NAME_PUNCTUATION = r"_./\-"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
-_VALUE = (
+_VALUE_UNTIL_CALL = (
     r"\\?+"
     rf"(?P<value>\"(?![0-9]{{0,256}}+\")[^\"\x00\n]{_VALUE_CHARS}\""
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
-    rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}(?![(\[]))"
+    rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}"
 )
+# A value as the last part of a row: one right before "(" or "[" is marked
+# as code (group "call"), which the scan steps over whole, so that every key
+# inside it, which would read up to the same "(", is not tried (2 MiB of
+# "pwd=" repeated with a "(" every 250 characters cost seconds).  A row that
+# goes on after its value turns such a value away itself.
+_VALUE = _VALUE_UNTIL_CALL + r"(?P<call>(?=[(\[]))?)"
+_VALUE_THEN = _VALUE_UNTIL_CALL + r"(?![(\[]))"
 # A number alone right after a key and "=" or ":" (port=5432,
 # max_tokens: 4096, pwd="000000"): no form of a value admits it and, with
 # nothing but closing quotes between the key and the sign, no other form of
@@ -2764,14 +2771,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --stdin, gh auth login --with-token; and user:password to chpasswd.
     SecretRule(
         "credential-flag",
-        _ECHO + r"(?P<password>)" + _VALUE + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
+        _ECHO + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
         "the manuals of sudo(8), chpasswd(8), passwd(1), docker login and gh auth login",
         keywords=("echo",),
         example=r"echo [A-Za-z0-9]{14} \| docker login -u ci --password-stdin",
     ),
     SecretRule(
         "credential-flag",
-        _PRINTF + r"(?P<password>)" + _VALUE + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
+        _PRINTF + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
         keywords=("printf",),
         example=r"printf '%s\\n' [A-Za-z0-9]{14} \| sudo -S id",
     ),
@@ -3215,6 +3222,7 @@ class _Scan:
         "anchors",
         "blanked",
         "first",
+        "has_call",
         "has_key",
         "has_password",
         "has_spaced",
@@ -3243,7 +3251,7 @@ class _Scan:
         self.within = ""  # a text the field must also hold for a hit to count
         self.run = 0  # the token characters every match starts with, at least
         self.merged = None not in rows
-        names = ("value", "secret", "key", "native", "password", "user", "spaced")
+        names = ("value", "secret", "key", "native", "password", "user", "spaced", "call")
         groups = [name for name in names if f"(?P<{name}>" in source]
         self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
         self.has_key = "key" in groups
@@ -3253,6 +3261,7 @@ class _Scan:
         self.has_password = "password" in groups or self.non_ascii
         self.has_user = "user" in groups
         self.has_spaced = "spaced" in groups
+        self.has_call = "call" in groups
         # Token shapes read the text with escapes before tokens blanked;
         # keys, URLs and connection strings read it as written (a blanked
         # "%21" would cut a URL-encoded password short).
@@ -3709,6 +3718,9 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
             raw = match[scan.value_group] if scan.value_group is not None else ""
             if scan.value_group == "value" and raw.strip("\"'`").isdigit():
                 position = match.end()
+                continue
+            if scan.has_call and match["call"] is not None:
+                position = match.end()  # code, no candidate; see _VALUE
                 continue
             # A long value costs its judgement's share of the bound.
             budget -= 1 + len(raw) // CANDIDATE_VALUE_CHARS
