@@ -2730,7 +2730,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # -p… and -p'…' (mysql; not -pi/2 or -pthread; read up to the next "=-p",
     # where another such flag may start), -p … (docker login,
     # sshpass; judged as loosely as a name, for -p is also a port or a path),
-    # -u user:… (curl), -U user%… (smbclient).
+    # -u user:… (curl; the user read up to the next "=-", where another flag
+    # may start), -U user%… (smbclient).
     SecretRule(
         "credential-flag",
         r"-(?<![^\s\"'`=\x00]-)"
@@ -2738,8 +2739,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?:=|[ \t]++)(?:pass:)?+"
         rf"|p(?=(?:(?!=-p)[A-Za-z0-9!@#$%^&*_+=~.-]){_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++"
-        r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+[^\s:\"'\x00]{0,64}+:|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))"
-        + _VALUE,
+        r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+(?:(?!=-)[^\s:\"'\x00]){0,64}+:"
+        r"|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))" + _VALUE,
         "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus, sshpass, sqlcmd,"
         " mosquitto and zip",
         example=r"--password=[A-Za-z0-9]{14}",

@@ -2282,6 +2282,10 @@ class TestShortcuts(unittest.TestCase):
         glued = "mysql -pab=-p" + MADE_UP
         self.assertEqual(cp.find_secret(glued), (glued.index(MADE_UP), "credential-flag"))
         self.assertIsNone(cp.find_secret("=-p" * 600))
+        # So is curl's user before its password, up to the next "=-".
+        self.assertEqual(cp.find_secret("curl -u deploy:" + MADE_UP), (15, "credential-flag"))
+        self.assertIsNone(cp.find_secret("curl -u de=-ploy:" + MADE_UP))
+        self.assertIsNone(cp.find_secret("=-u" * 600))
 
     def test_a_scan_of_tokens_is_skipped_only_where_none_of_its_rows_could_start(self) -> None:
         """A scan of plain rows is not searched in text that holds none of
