@@ -2273,6 +2273,22 @@ class TestShortcuts(unittest.TestCase):
                     matched += bool(found)
         self.assertGreater(matched, 300, "hundreds of texts hold a match to compare")
 
+    def test_a_value_before_a_bracket_is_marked_as_code_and_stepped_over(self) -> None:
+        """A bare value right before "(" or "[" is no candidate: the rows
+        that end in a value mark it, and the scan moves past it whole."""
+        import re
+
+        rows = [rule for rule in cp.SECRET_RULES if rule.pattern.endswith(cp._VALUE)]
+        self.assertGreater(len(rows), 10)
+        assignment = next(rule for rule in rows if rule.pattern.startswith("(?P<key>"))
+        for text in ("password=config.Get(", "db_pass=settings.DB[", "pwd=" * 40 + "("):
+            with self.subTest(text=text[:20]):
+                match = re.search(assignment.pattern, text, re.ASCII)
+                assert match is not None
+                self.assertEqual((match["call"], match.end()), ("", len(text) - 1))
+                self.assertIsNone(cp.find_secret(text))
+        self.assertEqual(cp.find_secret("x(pwd=" + MADE_UP + ")"), (6, "credential-assignment"))
+
     def test_a_value_glued_to_dash_p_is_read_up_to_the_next_equals_dash_p(self) -> None:
         """mysql's -p… value ends before "=-p", where another such flag may
         start (a text of "=-p" repeated once read 256 characters from each);
