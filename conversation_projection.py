@@ -1521,12 +1521,12 @@ MAX_MARKS_IN_A_ROW = 30
 # What finds a run past the bound, built on first use: the pattern of such
 # a run in text within the BMP; in text beyond it, the pattern of a run of
 # characters each a mark or above the BMP, in which _cut_runs_within finds
-# the marks; and the table that turns each mark into NUL for it.
-_mark_runs: list[tuple[re.Pattern[str], re.Pattern[str], dict[int, int]]] = []
-_NUL_RUN = f"\x00{{{MAX_MARKS_IN_A_ROW + 1},}}"
+# the marks, by the table that turns each mark into NUL and the pattern of
+# a run of NUL past the bound.
+_mark_runs: list[tuple[re.Pattern[str], re.Pattern[str], dict[int, int], re.Pattern[str]]] = []
 
 
-def _mark_run_finders() -> tuple[re.Pattern[str], re.Pattern[str], dict[int, int]]:
+def _mark_run_finders() -> tuple[re.Pattern[str], re.Pattern[str], dict[int, int], re.Pattern[str]]:
     import re
 
     if not _mark_runs:
@@ -1537,7 +1537,7 @@ def _mark_run_finders() -> tuple[re.Pattern[str], re.Pattern[str], dict[int, int
             for mark in (_scanning_class(bmp), _scanning_class([*bmp, (0x10000, 0x10FFFF)]))
         ]
         as_nul = dict.fromkeys((code for first, last in ranges for code in range(first, last + 1)), 0)
-        _mark_runs.append((runs[0], runs[1], as_nul))
+        _mark_runs.append((runs[0], runs[1], as_nul, re.compile(f"\x00{{{MAX_MARKS_IN_A_ROW + 1},}}")))
     return _mark_runs[0]
 
 
@@ -1550,21 +1550,19 @@ def _cut_mark_runs(text: str) -> str:
     (a letter and thirty marks above the BMP cost a third of a second for
     2 MiB): there the runs sought are of characters each a mark or above the
     BMP, a class re tests at once, and only in those the marks are found."""
-    within_bmp, beyond, as_nul = _mark_run_finders()
+    within_bmp, beyond, as_nul, nul_run = _mark_run_finders()
     if not _above_the_bmp(text):
         return within_bmp.sub(lambda run: run[0][:MAX_MARKS_IN_A_ROW], text)
-    return beyond.sub(lambda run: _cut_runs_within(run[0], as_nul), text)
+    return beyond.sub(lambda run: _cut_runs_within(run[0], as_nul, nul_run), text)
 
 
-def _cut_runs_within(run: str, as_nul: dict[int, int]) -> str:
+def _cut_runs_within(run: str, as_nul: dict[int, int], nul_run: re.Pattern[str]) -> str:
     """A run of characters each a mark or above the BMP, with each run of
     marks in it cut: found in a copy with each mark turned into NUL, which
     no other character of such a run is."""
-    import re
-
     pieces = []
     kept = 0
-    for marks in re.finditer(_NUL_RUN, run.translate(as_nul)):
+    for marks in nul_run.finditer(run.translate(as_nul)):
         pieces.append(run[kept : marks.start() + MAX_MARKS_IN_A_ROW])
         kept = marks.end()
     pieces.append(run[kept:])
