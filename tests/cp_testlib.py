@@ -12,9 +12,9 @@ import subprocess
 import sys
 import tempfile
 import unittest
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -242,6 +242,67 @@ def snapshot_tree(root: str) -> dict[str, tuple[int, bytes | None]]:
                     content = handle.read()
             found[os.path.relpath(path, root)] = (st.st_mode, content)
     return found
+
+
+T = TypeVar("T")
+
+# The bounds on CPU time hold on the machine they were measured on, idle.  A
+# shared machine can run every process slower, by half or more, for minutes:
+# a run over its bound is measured again, twice at most, each time beside
+# this fixed standard-library work of the kinds a judgement does (JSON, NFKC,
+# re, SHA-256, a Python loop), which there costs REFERENCE_CPU_SECONDS.  The
+# bound grows by as much as that work slowed down, and never shrinks.
+REFERENCE_WORK = """
+import hashlib, json, re, unicodedata
+words = "reviewed the nightly backup plan moved key rotation to friday and kept one restore test per quarter".split()
+texts = [" ".join(words[(i * 7 + k) % len(words)] + str(k % 10) for k in range(300))[:2000] for i in range(1000)]
+data = json.dumps({"branches": [{"branchId": f"b{i}", "summaries": [{"text": t}]} for i, t in enumerate(texts)]})
+value = json.loads(data.encode())
+hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+pattern = re.compile(r"(?i)\\b(?:pass(?:word)?|token|secret|key)\\w*\\s*[=:]\\s*(\\S{8,})|\\b[a-z]+\\d\\b")
+found = 0
+for entry in value["branches"]:
+    for item in entry["summaries"]:
+        text = unicodedata.normalize("NFKC", item["text"])
+        found += len(pattern.findall(text)) + sum(1 for word in text.split() if word.isalpha())
+"""
+REFERENCE_CPU_SECONDS = 0.25
+
+
+def children_cpu_seconds(action: Callable[[], T]) -> tuple[T, float]:
+    """What ``action`` returns, and the CPU seconds (user + system) of the
+    child processes it waited for."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    value = action()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return value, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def slowdown_against_the_reference(python: str) -> float:
+    """How many times slower than on the reference machine ``python`` runs
+    REFERENCE_WORK now, in a fresh process: at least 1."""
+    _done, seconds = children_cpu_seconds(
+        lambda: subprocess.run([python, "-I", "-c", REFERENCE_WORK], capture_output=True, check=True)
+    )
+    return max(1.0, seconds / REFERENCE_CPU_SECONDS)
+
+
+def assert_within_cpu_bound(
+    test: unittest.TestCase, run: Callable[[], float], bound: float, python: str = sys.executable
+) -> None:
+    """``run`` does the timed work once and returns its CPU seconds: it must
+    stay under ``bound``, scaled as REFERENCE_WORK says when the machine is
+    slower than the reference one."""
+    scale = 1.0
+    spent = run()
+    for _retry in range(2):
+        if spent < bound * scale:
+            return
+        scale = slowdown_against_the_reference(python)
+        spent = run()
+    test.assertLess(spent, bound * scale, f"CPU seconds, the bound {bound} s scaled by {scale:.2f}")
 
 
 class TempDirTestCase(unittest.TestCase):

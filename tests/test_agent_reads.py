@@ -12,11 +12,24 @@ import random
 import string
 import sys
 import unittest
+from collections.abc import Callable
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from cp_testlib import REQUIRE_DEV_TOOLS, ROOT, TempDirTestCase, branch, cp, encode, run_module, selection, summary
+from cp_testlib import (
+    REQUIRE_DEV_TOOLS,
+    ROOT,
+    TempDirTestCase,
+    assert_within_cpu_bound,
+    branch,
+    children_cpu_seconds,
+    cp,
+    encode,
+    run_module,
+    selection,
+    summary,
+)
 
 UNICODE_DATA = "/usr/share/unicode"
 EMOJI_TEST = os.path.join(UNICODE_DATA, "emoji", "emoji-test.txt")
@@ -425,17 +438,37 @@ class TestJoinersWithinTheBound(TempDirTestCase):
     BOUND_CPU_SECONDS = 0.5
 
     def assert_checked_within_the_bound(self, texts: list[str]) -> None:
-        import resource
-
         value = selection(1, [branch(f"b{i}", summaries=[summary("s", text)]) for i, text in enumerate(texts)])
         path = self.write_selection(value)
         self.assertGreater(os.path.getsize(path), 1_600_000)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = run_module(["--state-root", self.state, "--selection", path, "--dry-run"])
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.assertResult(result, "checked")
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        self.assertLess(cpu, self.BOUND_CPU_SECONDS)
+
+        def checked() -> float:
+            result, cpu = children_cpu_seconds(
+                lambda: run_module(["--state-root", self.state, "--selection", path, "--dry-run"])
+            )
+            self.assertResult(result, "checked")
+            return cpu
+
+        assert_within_cpu_bound(self, checked, self.BOUND_CPU_SECONDS)
+
+    def test_a_run_far_over_the_bound_fails_on_a_slow_machine_too(self) -> None:
+        """The bound scales with how much slower the reference work ran, no
+        further: a run twenty times over it fails after two more, each beside
+        the reference work; one a fifth of it passes at once."""
+        runs: list[float] = []
+
+        def costing(seconds: float) -> Callable[[], float]:
+            def run() -> float:
+                runs.append(seconds)
+                return seconds
+
+            return run
+
+        with self.assertRaises(AssertionError):
+            assert_within_cpu_bound(self, costing(10.0), self.BOUND_CPU_SECONDS)
+        self.assertEqual(runs, [10.0] * 3)
+        assert_within_cpu_bound(self, costing(0.1), self.BOUND_CPU_SECONDS)
+        self.assertEqual(runs, [10.0] * 3 + [0.1])
 
     def test_different_ideographs_each_joined(self) -> None:
         self.assert_checked_within_the_bound([ideographs_joined(n) for n in range(307)])

@@ -39,8 +39,10 @@ from cp_testlib import (
     SIGNALS_BY_DEFAULT,
     Result,
     TempDirTestCase,
+    assert_within_cpu_bound,
     changes_of,
     child_env,
+    children_cpu_seconds,
     cp,
     fixture,
     rehashed_as_written,
@@ -634,12 +636,15 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
             b'{"schemaVersion":1,"branches":' + b"[" * depth + numbers + b'{"a":0,"a":0}]' + level * (depth - 1) + b"}"
         )
         path = self.write_selection(data, "deep-repeat")
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.assertResult(result, "selection_duplicate_key", at="/branches/0")
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        self.assertLess(cpu, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS)
+
+        def placed() -> float:
+            result, cpu = children_cpu_seconds(
+                lambda: self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
+            )
+            self.assertResult(result, "selection_duplicate_key", at="/branches/0")
+            return cpu
+
+        assert_within_cpu_bound(self, placed, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS, self.python)
 
     @unittest.skipIf(resource is None, "CPU time of a child needs the resource module")
     def test_a_state_built_to_make_the_decoder_slow_is_refused_within_the_bound(self) -> None:
@@ -661,12 +666,14 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
                 self.assertTrue(cp.ledger_as_written(edited))
                 with open(os.path.join(self.state, "state.json"), "wb") as handle:
                     handle.write(edited)
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                result = self.cli(["--state-root", self.state, "--dry-run"])
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                self.assertResult(result, "state_corrupt")
-                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-                self.assertLess(cpu, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS)
+                assert_within_cpu_bound(
+                    self, self.refused_as_corrupt, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS, self.python
+                )
+
+    def refused_as_corrupt(self) -> float:
+        result, cpu = children_cpu_seconds(lambda: self.cli(["--state-root", self.state, "--dry-run"]))
+        self.assertResult(result, "state_corrupt")
+        return cpu
 
 
 class TestTextTheReviewerCannotSee(FreshInterpreterCase):
@@ -752,9 +759,8 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         )
         self.assertNotIn(token[4:].encode(), result.stdout)
 
+    @unittest.skipIf(resource is None, "CPU time of a child needs the resource module")
     def test_text_that_folds_many_times_over_is_judged_within_the_bound(self) -> None:
-        import resource
-
         # 2 MiB of U+FDFA, which NFKC expands eighteenfold, in summaries of
         # the longest length.
         summaries = [
@@ -764,13 +770,7 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         branches = [{"branchId": f"b{i}", "sourceRevision": 1, "sources": [], "summaries": summaries} for i in range(3)]
         path = self.write_selection({"schemaVersion": 1, "corpusId": "c", "revision": 1, "branches": branches})
         self.assertGreater(os.path.getsize(path), 1_800_000)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.assertResult(result, "checked")
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        print(f"\n2 MiB of U+FDFA, fresh --dry-run: {cpu:.2f} s CPU")
-        self.assertLess(cpu, self.BOUND_CPU_SECONDS)
+        self.assert_judged_within_the_bound(path, "checked")
 
     @unittest.skipIf(resource is None, "CPU time of a child needs the resource module")
     def test_selections_built_against_the_scan_are_judged_within_the_bound(self) -> None:
@@ -806,19 +806,20 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
                 data = json.dumps(hostile_selection(unit, ensure_ascii=False), ensure_ascii=False).encode()
                 self.assertLessEqual(len(data), cp.MAX_SELECTION_BYTES)
                 self.assertGreater(len(data), cp.MAX_SELECTION_BYTES * 0.9)
-                self.assert_judged_within_the_bound(data, code)
+                self.assert_judged_within_the_bound(self.write_selection(data), code)
         with self.subTest("a token inside a string"):
             data = b'{"schemaVersion":1,"x":"' + b"NaN" * ((cp.MAX_SELECTION_BYTES - 60) // 3) + b'","y":NaN}'
-            self.assert_judged_within_the_bound(data, "selection_malformed")
+            self.assert_judged_within_the_bound(self.write_selection(data), "selection_malformed")
 
-    def assert_judged_within_the_bound(self, data: bytes, code: str) -> None:
-        path = self.write_selection(data)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        result = self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        self.assertEqual(result.code, code)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        self.assertLess(cpu, self.BOUND_CPU_SECONDS)
+    def assert_judged_within_the_bound(self, path: str, code: str) -> None:
+        def judged() -> float:
+            result, cpu = children_cpu_seconds(
+                lambda: self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
+            )
+            self.assertEqual(result.code, code)
+            return cpu
+
+        assert_within_cpu_bound(self, judged, self.BOUND_CPU_SECONDS, self.python)
 
 
 class TestUnwritableStdout(FreshInterpreterCase):
