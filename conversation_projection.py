@@ -1315,7 +1315,6 @@ class UnicodeRules:
         "ignorable",
         "inherited",
         "marks",
-        "misjoined",
         "misplaced_places",
         "never",
         "script_names",
@@ -1347,7 +1346,6 @@ class UnicodeRules:
         # there: built when a text first holds a joiner.
         self.script_names: list[str] = []
         self.script_table = ""
-        self.misjoined: re.Pattern[str] | None = None
 
     def allowed_places(self, kind: str) -> re.Pattern[str]:
         import re
@@ -1382,8 +1380,6 @@ class UnicodeRules:
     def script_chars(self) -> str:
         """A translation table: each code point's joining script as a
         character (its number, "\\0" for none, "\\xff" for a joiner)."""
-        import re
-
         if not self.script_names:
             ranges = sorted((k, f, la) for k, f, la in unicode_ranges(UCD_JOINING_SCRIPTS))
             self.script_names = ["", *sorted({key for key, _f, _la in ranges})]
@@ -1395,9 +1391,6 @@ class UnicodeRules:
                 table[first : last + 1] = bytes([numbers[key]]) * (last + 1 - first)
             table[0x200C:0x200E] = b"\xff\xff"
             self.script_table = table.decode("latin-1")
-            # A joiner first or last, after a joiner or a character of no
-            # joining script, or between two scripts.
-            self.misjoined = re.compile("^\xff|\xff$|[\x00\xff]\xff|(.)\xff(?!\\1)", re.DOTALL)
         return self.script_table
 
 
@@ -1460,23 +1453,26 @@ def _holds(text: str, kind: str, selectors: bool) -> bool:
 
 def _joined_within_a_script(rules: UnicodeRules, text: str) -> bool:
     """Rule 3: every joiner stands between two letters or marks of one
-    joining script.  Where joiners are many, the whole text is translated
-    to script numbers and one search looks for a misplaced joiner; where
-    they are few, only their neighbours are, on each side of the joiners as
-    one string.  translate(), join() and map() loop in C."""
+    joining script.  The text is split at its joiners; the last character
+    of each piece but the last and the first of each piece but the first,
+    each side as one string, must then be the same scripts, none of them
+    "none".  Where joiners are many, the whole text is translated to script
+    numbers first (a joiner becomes "\\xff"); where they are few, only the
+    two strings of neighbours are.  translate(), split(), join() and map()
+    loop in C."""
     import operator
 
     table = rules.script_chars()
-    joiners = text.count("\u200c") + text.count("\u200d")
-    if joiners * 4 > len(text) and rules.misjoined is not None:
-        return rules.misjoined.search(text.translate(table)) is None
-    pieces = text.replace("\u200c", "\u200d").split("\u200d")
+    many = (text.count("\u200c") + text.count("\u200d")) * 4 > len(text)
+    pieces = text.translate(table).split("\xff") if many else text.replace("\u200c", "\u200d").split("\u200d")
     try:
         # A joiner first, last or next to another leaves an empty piece.
-        before = "".join(map(operator.itemgetter(-1), pieces[:-1])).translate(table)
-        after = "".join(map(operator.itemgetter(0), pieces[1:])).translate(table)
+        before = "".join(map(operator.itemgetter(-1), pieces[:-1]))
+        after = "".join(map(operator.itemgetter(0), pieces[1:]))
     except IndexError:
         return False
+    if not many:
+        before, after = before.translate(table), after.translate(table)
     return before == after and "\x00" not in before
 
 

@@ -342,6 +342,35 @@ class TestInvisibleCharacters(unittest.TestCase):
             with self.subTest(start):
                 self.assertIsNone(refusal(" ".join(sequences[start : start + 150])))
 
+    def test_joiners_are_judged_as_each_one_by_its_neighbours(self) -> None:
+        """Rule 3 read from whole strings (a translated text split at its
+        joiners, or the joiners' neighbours gathered) agrees with looking at
+        each joiner's two neighbours, whether joiners are many or few."""
+        rules = cp._unicode_rules()
+        table = rules.script_chars()
+
+        def one_by_one(text: str) -> bool:
+            for index, char in enumerate(text):
+                if char in "\u200c\u200d":
+                    if index in (0, len(text) - 1):
+                        return False
+                    left, right = table[ord(text[index - 1])], table[ord(text[index + 1])]
+                    if left in "\x00\xff" or left != right:
+                        return False
+            return True
+
+        alphabet = "\u0915\u0916\u094d\u09ac\u0645\u3072a1 \u200c\u200d\u200d"
+        rng = random.Random(62)
+        paths = {True: 0, False: 0}
+        for _ in range(20_000):
+            text = "".join(rng.choices(alphabet, k=rng.randint(1, 12)))
+            joiners = text.count("\u200c") + text.count("\u200d")
+            if not joiners:
+                continue
+            paths[joiners * 4 > len(text)] += 1
+            self.assertEqual(cp._joined_within_a_script(rules, text), one_by_one(text), text.encode("unicode_escape"))
+        self.assertGreater(min(paths.values()), 1000, "both ways of reading the joiners")
+
     def test_elsewhere_they_are_refused(self) -> None:
         for name, text in {
             "ZWJ between Latin letters": "pass\u200dword",
