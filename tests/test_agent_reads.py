@@ -371,6 +371,26 @@ class TestInvisibleCharacters(unittest.TestCase):
             self.assertEqual(cp._joined_within_a_script(rules, text), one_by_one(text), text.encode("unicode_escape"))
         self.assertGreater(min(paths.values()), 1000, "both ways of reading the joiners")
 
+    def test_a_letter_joined_to_itself_is_accepted_in_every_joining_script(self) -> None:
+        """Whatever number a script has in the table (Batak's is that of a
+        line feed, which a search's $ once took for the text's end), two of
+        its letters (or marks, for a script of marks alone) joined are
+        accepted, alone (most characters beside a joiner) and after a
+        sentence (few)."""
+        rules = cp._unicode_rules()
+        table = rules.script_chars()
+        first_letter: dict[str, str] = {}
+        for table_name in ("UCD_LETTERS", "UCD_MARKS"):
+            for first, last in cp._table_ranges(getattr(cp, table_name)):
+                for code in range(first, last + 1):
+                    if table[code] not in "\x00\xff":
+                        first_letter.setdefault(table[code], chr(code))
+        self.assertEqual(len(first_letter), len(rules.script_names) - 1, "a letter or mark of every joining script")
+        for letter in first_letter.values():
+            for text in (f"{letter}\u200d{letter}", f"Notes on the draft: {letter}\u200c{letter}"):
+                with self.subTest(text=text.encode("unicode_escape")):
+                    self.assertFalse(cp.misplaced_invisible(text))
+
     def test_elsewhere_they_are_refused(self) -> None:
         for name, text in {
             "ZWJ between Latin letters": "pass\u200dword",
