@@ -898,6 +898,15 @@ class TestSecrets(unittest.TestCase):
                     embedded = f"Notes before. {value} Notes after."
                     self.assertTrue(cp.find_secret(embedded), name)
 
+    def test_validating_a_decoded_selection_scans_it_unless_told_not_to(self) -> None:
+        """An in-process caller of validate_selection gets the secret gate
+        without asking for it; only the state's own re-validation skips it."""
+        value = selection(1, [branch("b", summaries=[summary("s", "password=" + "Xq7" + "vLp2Rk9m")])])
+        with self.assertRaises(cp.ProjectionError) as raised:
+            cp.validate_selection(value)
+        self.assertEqual(raised.exception.code, "selection_secret")
+        self.assertEqual(cp.validate_selection(value, scan_secrets=False)["branches"][0]["branchId"], "b")
+
     def test_benign_look_alikes_pass(self) -> None:
         for text in BENIGN_TEXTS:
             with self.subTest(text):
@@ -2942,6 +2951,10 @@ class TestOwnedNamesOfOtherKinds(TempDirTestCase):
         for name in (".gfy-replace-.tmp", ".gfy-replace-bak-a.b.tmp", ".gfy-other-x.tmp"):
             with self.subTest(name):
                 self.assertFalse(cp.is_graphify_temp(name))
+        # Its random part: one to 64 characters.
+        self.assertTrue(cp.is_graphify_temp(".gfy-replace-" + "a" * 64 + ".tmp"))
+        self.assertFalse(cp.is_graphify_temp(".gfy-replace-" + "a" * 65 + ".tmp"))
+        self.assertFalse(cp.is_graphify_temp(".gfy-" + "a" * 65 + ".tmp"))
 
 
 class TestDryRunAndVerifyCorners(TempDirTestCase):
@@ -3068,6 +3081,23 @@ class TestNoDescriptorLeaks(TempDirTestCase):
                 before = open_fds()
                 cp.execute(args, loader)
                 self.assertEqual(open_fds(), before)
+
+    @unittest.skipUnless(os.path.isdir("/proc/self/fd"), "needs /proc")
+    def test_an_entry_that_is_no_file_once_opened_is_closed_again(self) -> None:
+        """What a run opens to read may have been swapped for a directory
+        since the root was listed: refused, and its descriptor closed, by
+        the descriptor-relative code and the path-based one."""
+        os.mkdir(self.state, 0o700)
+        os.mkdir(os.path.join(self.state, cp.STATE_NAME))
+        root_fd = os.open(self.state, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        self.addCleanup(os.close, root_fd)
+        for owned in (cp.OwnedDir(self.state, root_fd), cp.OwnedDir(self.state, None)):
+            with self.subTest(fd=owned.fd is not None):
+                before = len(os.listdir("/proc/self/fd"))
+                with self.assertRaises(cp.ProjectionError) as raised:
+                    owned.open_read(cp.STATE_NAME)
+                self.assertEqual(raised.exception.code, "state_unknown_entry")
+                self.assertEqual(len(os.listdir("/proc/self/fd")), before)
 
 
 class TestExtractionShape(unittest.TestCase):

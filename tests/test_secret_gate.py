@@ -1745,6 +1745,7 @@ class TestTokenRuns(unittest.TestCase):
             r"[\d]{3}": 3,
             r"[\w]{2}x": 3,
             r"[\--z]{2}": 0,
+            r"[\_-_]{2}": 0,
             r"[a-\x7a]{2}": 0,
             # A brace that is no quantifier, a character by its code, \D.
             r"{ab": 0,
