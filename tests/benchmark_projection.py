@@ -43,6 +43,8 @@ ROOT = os.path.dirname(HERE)
 MODULE = os.path.join(ROOT, "conversation_projection.py")
 sys.path[:0] = [ROOT, HERE]
 
+from cp_testlib import children_cpu_seconds  # noqa: E402
+
 import conversation_projection as cp  # noqa: E402
 
 QUICK = "--quick" in sys.argv
@@ -645,12 +647,7 @@ def _shapes_past_the_bounds() -> dict[str, bytes]:
 
 def _cpu_of(command: list[str]) -> tuple[float, str]:
     """CPU seconds (user + system) of one fresh process, and its code."""
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, capture_output=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    seconds = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    done, seconds = children_cpu_seconds(lambda: subprocess.run(command, capture_output=True))
     line = done.stdout.decode().strip()
     return seconds, json.loads(line)["code"] if line else f"no line (exit {done.returncode})"
 

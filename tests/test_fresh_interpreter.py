@@ -46,14 +46,10 @@ from cp_testlib import (
     cp,
     fixture,
     rehashed_as_written,
+    resource,
     run_released,
     snapshot_tree,
 )
-
-try:
-    import resource
-except ImportError:  # Windows
-    resource = None  # type: ignore[assignment]
 
 ALNUM = string.ascii_letters + string.digits
 FAKE_VERSION = "0.0.0+fake"
@@ -178,6 +174,17 @@ class FreshInterpreterCase(TempDirTestCase):
 
     def build_fixture(self) -> None:
         self.assertResult(self.update(fixture()), "built")
+
+    def assert_answered_within_the_bound(self, args: Sequence[str], check: Callable[[Result], None]) -> None:
+        """One fresh process per run, its answer checked, held to the
+        documented bound on judging a file (see ``assert_within_cpu_bound``)."""
+
+        def answered() -> float:
+            result, cpu = children_cpu_seconds(lambda: self.cli(args))
+            check(result)
+            return cpu
+
+        assert_within_cpu_bound(self, answered, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS, self.python)
 
 
 def later(revision: int, **extra: Any) -> dict[str, Any]:
@@ -636,15 +643,10 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
             b'{"schemaVersion":1,"branches":' + b"[" * depth + numbers + b'{"a":0,"a":0}]' + level * (depth - 1) + b"}"
         )
         path = self.write_selection(data, "deep-repeat")
-
-        def placed() -> float:
-            result, cpu = children_cpu_seconds(
-                lambda: self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
-            )
-            self.assertResult(result, "selection_duplicate_key", at="/branches/0")
-            return cpu
-
-        assert_within_cpu_bound(self, placed, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS, self.python)
+        self.assert_answered_within_the_bound(
+            ["--state-root", self.state, "--selection", path, "--dry-run"],
+            lambda result: self.assertResult(result, "selection_duplicate_key", at="/branches/0"),
+        )
 
     @unittest.skipIf(resource is None, "CPU time of a child needs the resource module")
     def test_a_state_built_to_make_the_decoder_slow_is_refused_within_the_bound(self) -> None:
@@ -666,14 +668,9 @@ class TestMalformedOnEveryPython(FreshInterpreterCase):
                 self.assertTrue(cp.ledger_as_written(edited))
                 with open(os.path.join(self.state, "state.json"), "wb") as handle:
                     handle.write(edited)
-                assert_within_cpu_bound(
-                    self, self.refused_as_corrupt, TestSecretsThroughTheEntryPoint.BOUND_CPU_SECONDS, self.python
+                self.assert_answered_within_the_bound(
+                    ["--state-root", self.state, "--dry-run"], lambda result: self.assertResult(result, "state_corrupt")
                 )
-
-    def refused_as_corrupt(self) -> float:
-        result, cpu = children_cpu_seconds(lambda: self.cli(["--state-root", self.state, "--dry-run"]))
-        self.assertResult(result, "state_corrupt")
-        return cpu
 
 
 class TestTextTheReviewerCannotSee(FreshInterpreterCase):
@@ -812,14 +809,10 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             self.assert_judged_within_the_bound(self.write_selection(data), "selection_malformed")
 
     def assert_judged_within_the_bound(self, path: str, code: str) -> None:
-        def judged() -> float:
-            result, cpu = children_cpu_seconds(
-                lambda: self.cli(["--state-root", self.state, "--selection", path, "--dry-run"])
-            )
-            self.assertEqual(result.code, code)
-            return cpu
-
-        assert_within_cpu_bound(self, judged, self.BOUND_CPU_SECONDS, self.python)
+        self.assert_answered_within_the_bound(
+            ["--state-root", self.state, "--selection", path, "--dry-run"],
+            lambda result: self.assertEqual(result.code, code),
+        )
 
 
 class TestUnwritableStdout(FreshInterpreterCase):
