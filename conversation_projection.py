@@ -1810,9 +1810,19 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     across two fields, and folding one field never moves another."""
     import bisect
 
-    # A text repeated (a fork keeps its parent's summaries) is folded once.
-    folds: dict[str, str] = {}
-    folded = [folds[text] if text in folds else folds.setdefault(text, fold_for_scan(text)) for *_, text in fields]
+    # A text repeated (a fork keeps its parent's summaries) is folded and
+    # scanned once, where it first stands: its verdict is the same wherever
+    # it stands, and the first of its fields is the earliest.
+    numbers: dict[str, int] = {}
+    folded: list[str] = []
+    copies: list[list[int]] = []  # by distinct text: the fields that hold it
+    for index, (*_, text) in enumerate(fields):
+        number = numbers.get(text)
+        if number is None:
+            number = numbers[text] = len(folded)
+            folded.append(fold_for_scan(text))
+            copies.append([])
+        copies[number].append(index)
     starts: list[int] = []
     offset = 0
     for text in folded:
@@ -1821,12 +1831,16 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     hits = secret_hits("\x00".join(folded))
     if hits:
         position, rule = first_hit(hits)
-        where, field, _text = fields[bisect.bisect_right(starts, position) - 1]
+        where, field, _text = fields[copies[bisect.bisect_right(starts, position) - 1][0]]
         error = ProjectionError("selection_secret", f"{where}/{field}" if field else where, rule)
         # How many summary texts hold one: counted, never named.  The text
         # where the bound on judgements struck holds none that was found.
         error.secret_fields = sum(
-            1 for index, hit in hits.items() if fields[index][1] == "text" and hit[2] != CANDIDATE_LIMIT_RULE
+            1
+            for number, hit in hits.items()
+            if hit[2] != CANDIDATE_LIMIT_RULE
+            for index in copies[number]
+            if fields[index][1] == "text"
         )
         raise error
 
@@ -2190,6 +2204,10 @@ class SecretRule:
       which is the same prefilter at no extra cost;
     - ``within``: when given, a match counts only in a field that also
       holds this text ("kind: Secret" for a manifest's data);
+    - ``counted``: how many times each occurrence of one of its keywords
+      counts against MAX_KEY_WORDS (0: not at all): a row that tries every
+      form of an assignment at each, so that a text made of them costs the
+      most per character, counts in proportion to what one try costs;
     - ``example``: a pattern in the same notation that the tests generate
       examples of this row from; by default the pattern itself.
 
@@ -2197,7 +2215,7 @@ class SecretRule:
     token shape that ends in a bounded run of one class gets its end from
     the table's compiler (``_token_end``), not from the row."""
 
-    __slots__ = ("example", "family", "keywords", "labels", "pattern", "source", "within")
+    __slots__ = ("counted", "example", "family", "keywords", "labels", "pattern", "source", "within")
 
     def __init__(
         self,
@@ -2208,6 +2226,7 @@ class SecretRule:
         labels: tuple[str, ...] = (),
         keywords: tuple[str, ...] = (),
         within: str = "",
+        counted: int = 0,
         example: str = "",
     ) -> None:
         self.family = family
@@ -2216,6 +2235,7 @@ class SecretRule:
         self.labels = labels
         self.keywords = keywords
         self.within = within
+        self.counted = counted
         self.example = example or pattern
 
     @property
@@ -2839,6 +2859,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + _NUMBER_ASSIGNED + _ASSIGNMENT + _VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
         keywords=("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth"),
+        counted=1,
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
     ),
     # The short key words pw, psk (a Wi-Fi network's pre-shared key) and pat
@@ -2879,6 +2900,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
             *("\u043f\u0430\u0440\u043e\u043b\u044c", "\u5bc6\u7801", "\u5bc6\u78bc", "\u53e3\u4ee4"),
             *("\u30d1\u30b9\u30ef\u30fc\u30c9", "\ube44\ubc00\ubc88\ud638", "contrase\u00f1a"),
         ),
+        counted=2,
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
     ),
     # The word for password in Portuguese, Dutch, Polish, Turkish, Swedish,
@@ -2893,6 +2915,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + r")"
         + _VALUE,
         keywords=("senha", "wachtwoord", "has\u0142o", "\u015fifre", "l\u00f6senord", "salasana", "jelsz\u00f3"),
+        counted=2,
         example="(?:has\u0142o|l\u00f6senord|jelsz\u00f3|\u015fifre): [A-Za-z0-9]{14}",
     ),
     # Dockerfile: ENV KEY value (the form without "=").
@@ -2966,6 +2989,17 @@ MAX_SECRET_CANDIDATES = 10_000
 # A judged value counts once more for each this many characters it holds:
 # judging one of MAX_VALUE_CHARS costs about what judging eight short ones does.
 CANDIDATE_VALUE_CHARS = 32
+# At most this many key words (the keywords of the rows marked ``counted``,
+# each as many times as its row says) are read in one text: at each, every
+# form of an assignment is tried, which costs up to about 13,000 machine
+# instructions for an English key word and 19,000 for one of another script
+# (its value's lookaheads read on past letters outside ASCII) where the
+# words in between are few.  A text that holds more is scanned up to the
+# first word past the bound and refused there under CANDIDATE_LIMIT_RULE,
+# unless a secret comes before.  One English word per 21 characters of a
+# 2 MiB selection: the look-alikes the tests hold have one per 80, a log of
+# token counts one per 25.
+MAX_KEY_WORDS = 100_000
 CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 # Placeholders, masks, references and template syntax, matched in any case
 # against a whole value.  "$VAR" alone is a placeholder only when VAR reads
@@ -3270,6 +3304,15 @@ class _Scan:
             self._regex = re.compile(self.source, re.ASCII)
         return self._regex
 
+
+# The key words a text may hold at most MAX_KEY_WORDS of, and the span of
+# text whose words are counted at once to find where the bound is passed.
+KEY_WORD_CHUNK_CHARS = 1 << 16
+KEY_WORDS = {word: rule.counted for rule in SECRET_RULES if rule.counted for word in rule.keywords}
+# Those of rows read only in text that is not plain ASCII.
+KEY_WORDS_BEYOND_ASCII = frozenset(
+    word for rule in SECRET_RULES if rule.counted and "(?P<native>" in rule.pattern for word in rule.keywords
+)
 
 # The expressions the judgements use, by the scanner attribute that holds
 # each: compiled the first time one is used, so that a run whose text
@@ -3667,6 +3710,15 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
     scanner.key_words.clear()
     import bisect
 
+    lowered = _lowered(text)
+    present: dict[str, bool] = {"": True}
+    held: dict[str, bool] = {}
+    whole = len(text)
+    cut = _key_word_cut(text, lowered, present, held)
+    if cut < whole:
+        text = text[:cut]
+        lowered = lowered[:cut]
+        present, held = {"": True}, {}
     field_starts = [0]
     nul = text.find("\x00")
     while nul >= 0:
@@ -3676,9 +3728,6 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
     budget = MAX_SECRET_CANDIDATES
     blanked = scanner.escape.sub(_ESCAPE_BLANKED, text) if "\\" in text or "%" in text else text
     ascii_only = text.isascii()
-    lowered = text.lower() if scanner.prefiltered else text
-    present: dict[str, bool] = {"": True}
-    held: dict[str, bool] = {}
     # What the text searched holds, as written or with its escapes blanked.
     held_as_searched: dict[bool, dict[str, bool]] = {False: {}, True: {}}
     longest = _longest_token_run(text, scanner.runs)
@@ -3733,7 +3782,56 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
             position = max(resume, match.start() + 1)
         if budget < 0:
             break
+    if cut < whole and budget >= 0:
+        field = len(field_starts) - 1  # the field the cut falls in
+        if field not in found:
+            found[field] = (cut, -1, CANDIDATE_LIMIT_RULE, None)
     return found
+
+
+def _lowered(text: str) -> str:
+    """The text in lower case, character for character: U+0130 (I with a
+    dot above), the one character whose lower case is two, becomes "i"."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text.replace("\u0130", "i").lower()
+
+
+def _key_word_cut(text: str, lowered: str, present: dict[str, bool], held: dict[str, bool]) -> int:
+    """Where the text's key word past MAX_KEY_WORDS starts, or its length
+    when it holds no more.  Words the text lacks cost no count (``present``
+    keeps what the keyword prefilter asks again), nor do those of rows that
+    plain ASCII skips; only a text over the bound is counted again, span by
+    span, to find where."""
+    read = KEY_WORDS.keys() - KEY_WORDS_BEYOND_ASCII if text.isascii() else KEY_WORDS.keys()
+    for word in KEY_WORDS:
+        present[word] = _holds_word(lowered, word, held)
+    words = [word for word in KEY_WORDS if present[word] and word in read]
+    if sum(lowered.count(word) * KEY_WORDS[word] for word in words) <= MAX_KEY_WORDS or len(lowered) != len(text):
+        return len(text)
+    tally = 0
+    start = 0
+    while True:
+        # Each word where it ends: no key word holds a proper prefix of
+        # itself at its end, so occurrences never overlap their own kind.
+        end = start + KEY_WORD_CHUNK_CHARS
+        spans = [(word, max(start - len(word) + 1, 0), end) for word in words]
+        within = sum(lowered.count(*span) * KEY_WORDS[span[0]] for span in spans)
+        if tally + within > MAX_KEY_WORDS:
+            break
+        tally += within
+        start = end
+    found: list[tuple[int, int]] = []
+    for word, first, last in spans:
+        at = lowered.find(word, first, last)
+        while at >= 0:
+            found.append((at, KEY_WORDS[word]))
+            at = lowered.find(word, at + len(word), last)
+    found.sort()
+    for at, weight in found:
+        tally += weight
+        if tally > MAX_KEY_WORDS:
+            return at
+    return len(text)  # not reached: the span holds the word past the bound
 
 
 def _holds_word(text: str, word: str, held: dict[str, bool]) -> bool:

@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchmark_projection import hostile_selection
+from benchmark_projection import distinct_text, hostile_selection
 from cp_testlib import (
     CAN_SYMLINK,
     HERE,
@@ -774,9 +774,9 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         """2 MiB selections that each once cost one judgement, pattern step
         or Python loop turn per few characters: values that assign their
         key again, a run of commands each read sixteen tokens ahead, numbers
-        after a key, a long word after a key and a space, soft hyphens after
-        accented letters, and a token inside a long string before the one
-        that ends the JSON."""
+        after a key, a long word after a key and a space, key words with no
+        value after them, soft hyphens after accented letters, and a token
+        inside a long string before the one that ends the JSON."""
         rng = random.Random(61)
         punctuation = ALNUM + "!$*+./:?@^|~"
         shapes = {
@@ -785,12 +785,17 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
                 "selection_secret",
             ),
             "ldap commands": (lambda: "ldapadd ", "checked"),
-            "numbers after a key": (lambda: "pwd=000000 ", "checked"),
-            "quoted numbers after a key": (lambda: 'pwd="000000" ', "checked"),
+            # As many keys as the bound on key words lets be read.
+            "numbers after a key": (lambda: "pwd=000000 " + "a" * 11, "checked"),
+            "quoted numbers after a key": (lambda: 'pwd="000000" ' + "a" * 9, "checked"),
             "a key and a space before a long word": (
                 lambda: "pw " + "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=250)) + " ",
                 "checked",
             ),
+            # Key words and nothing to assign, in English and in Polish (a
+            # word past the bound on key words refuses the text).
+            "key words before a connector word": (lambda: "key to ", "selection_secret"),
+            "Polish key words before a connector word": (lambda: "has\u0142o to ", "selection_secret"),
             "soft hyphens after accents": (lambda: "a\u0301\u0301\u0301\u0301\u00ad", "checked"),
             # Canonical order puts the ypogegrammeni (class 240) after the
             # grave below (220): NFKC sorts each run of marks by insertion.
@@ -799,8 +804,11 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         for name, (unit, code) in shapes.items():
             with self.subTest(name):
                 # The benchmark's own generator: as many summaries of the
-                # unit repeated as a selection's bytes hold.
-                data = json.dumps(hostile_selection(unit, ensure_ascii=False), ensure_ascii=False).encode()
+                # unit repeated as a selection's bytes hold, no two alike (a
+                # text repeated is judged once).
+                data = json.dumps(
+                    hostile_selection(unit, text=distinct_text, ensure_ascii=False), ensure_ascii=False
+                ).encode()
                 self.assertLessEqual(len(data), cp.MAX_SELECTION_BYTES)
                 self.assertGreater(len(data), cp.MAX_SELECTION_BYTES * 0.9)
                 self.assert_judged_within_the_bound(self.write_selection(data), code)

@@ -1988,6 +1988,11 @@ def two_mebibytes(unit: Callable[[], str]) -> str:
     return "\x00".join(fields)
 
 
+def one_branch(texts: list[str]) -> dict[str, object]:
+    """A selection of one branch whose summaries hold the texts, in order."""
+    return selection(1, [branch("b", summaries=[summary(f"s{i}", text) for i, text in enumerate(texts)])])
+
+
 def hostile_units(rng: random.Random) -> dict[str, Callable[[], str]]:
     """Inputs that once made the scan slow: one prefix repeated (issue 9),
     and many distinct key=value pairs that each reach the judgement (the
@@ -2079,18 +2084,60 @@ class TestLinearTime(unittest.TestCase):
         """A secret before the bound is reported; the text where the bound
         struck is refused with the rest but counted only if it holds one."""
         rng = random.Random(33)
-        crowded = ("key=A" + rand(LOWER, 5, rng) + " ") * 180  # a word: judged, and not a secret
-        texts = [f"password={MADE_UP}"] + [crowded] * (cp.MAX_SECRET_CANDIDATES // 180 + 1)
-        branches = [
-            branch(f"b{start}", summaries=[summary(f"s{i}", text) for i, text in enumerate(texts[start : start + 100])])
-            for start in range(0, len(texts), 100)
-        ]
+        # Words after a key: each judged, none a secret; no two texts alike.
+        crowded = ["".join("key=A" + rand(LOWER, 5, rng) + " " for _ in range(180)) for _ in range(56)]
+        self.assertGreater(len(crowded) * 180, cp.MAX_SECRET_CANDIDATES)
+        for texts, expected in (
+            (crowded, ("/branches/0/summaries/55/text", cp.CANDIDATE_LIMIT_RULE, 0)),
+            ([f"password={MADE_UP}", *crowded], ("/branches/0/summaries/0/text", "credential-assignment", 1)),
+        ):
+            with self.subTest(secret_first=len(texts) > len(crowded)):
+                with self.assertRaises(cp.ProjectionError) as caught:
+                    cp.check_selection(one_branch(texts))
+                error = caught.exception
+                self.assertEqual((error.at, error.rule, error.secret_fields), expected)
+
+    def test_a_text_repeated_is_judged_once(self) -> None:
+        """Copies of one text (a fork keeps its parent's summaries) cost one
+        judgement of it and count once against the bound; each copy that
+        holds a secret is counted in secretFields."""
+        rng = random.Random(34)
+        crowded = "".join("key=A" + rand(LOWER, 5, rng) + " " for _ in range(170))
+        copies = cp.MAX_SECRET_CANDIDATES // 170 + 1
+        cp.check_selection(one_branch([crowded] * copies))
+        texts = ["ok", *[crowded + f"password={MADE_UP}"] * copies]
         with self.assertRaises(cp.ProjectionError) as caught:
-            cp.check_selection(selection(1, branches))
+            cp.check_selection(one_branch(texts))
         error = caught.exception
         self.assertEqual(
-            (error.at, error.rule, error.secret_fields), ("/branches/0/summaries/0/text", "credential-assignment", 1)
+            (error.at, error.rule, error.secret_fields),
+            ("/branches/0/summaries/1/text", "credential-assignment", copies),
         )
+
+    def test_key_words_past_their_bound_refuse_the_text_where_it_is_passed(self) -> None:
+        """Each key word is a try of every form of an assignment: past
+        MAX_KEY_WORDS of them (a word of another script counting twice) the
+        text is refused at the first word past the bound, wherever the spans
+        it is counted in end, unless a secret comes before it."""
+        for unit, weight in (("key to ", 1), ("Token for ", 1), ("has\u0142o to ", 2)):
+            with self.subTest(unit=unit):
+                within = unit * (cp.MAX_KEY_WORDS // weight)
+                self.assertIsNone(cp.find_secret(within))
+                self.assertEqual(cp.find_secret(within + unit), (len(within), cp.CANDIDATE_LIMIT_RULE))
+        # Words of the rows that read only text beyond ASCII count only there.
+        ascii_words = "senha de " * cp.MAX_KEY_WORDS
+        self.assertIsNone(cp.find_secret(ascii_words))
+        self.assertEqual(cp.find_secret(ascii_words + "\u00e9"), (9 * cp.MAX_KEY_WORDS // 2, cp.CANDIDATE_LIMIT_RULE))
+        within = "key to " * cp.MAX_KEY_WORDS
+        secret = f"password={MADE_UP} "
+        self.assertEqual(cp.find_secret(secret + within), (9, "credential-assignment"))
+        self.assertEqual(
+            cp.find_secret(within + secret), (len(within), cp.CANDIDATE_LIMIT_RULE), "a secret past the bound"
+        )
+        # In fields, the field where the bound is passed holds the refusal.
+        fields = [within[:500_000], within[500_000:] + "key"]
+        hits = cp.find_secrets("\x00".join(fields))
+        self.assertEqual(hits, {1: (len(within) + 1, cp.CANDIDATE_LIMIT_RULE)})
 
     def test_numbers_are_not_candidates(self) -> None:
         """Logs of token counts, 2 MiB of them, pass: digits are never judged."""
