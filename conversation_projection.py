@@ -3802,10 +3802,13 @@ def _key_word_cut(text: str, lowered: str, present: dict[str, bool], held: dict[
     keeps what the keyword prefilter asks again), nor do those of rows that
     plain ASCII skips; only a text over the bound is counted again, span by
     span, to find where."""
-    read = KEY_WORDS.keys() - KEY_WORDS_BEYOND_ASCII if text.isascii() else KEY_WORDS.keys()
+    ascii_only = text.isascii()
+    words = []
     for word in KEY_WORDS:
-        present[word] = _holds_word(lowered, word, held)
-    words = [word for word in KEY_WORDS if present[word] and word in read]
+        if not (ascii_only and word in KEY_WORDS_BEYOND_ASCII):
+            present[word] = _holds_word(lowered, word, held)
+            if present[word]:
+                words.append(word)
     if sum(lowered.count(word) * KEY_WORDS[word] for word in words) <= MAX_KEY_WORDS or len(lowered) != len(text):
         return len(text)
     tally = 0
