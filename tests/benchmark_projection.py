@@ -425,7 +425,7 @@ def hostile(workdir: str) -> None:
         units = {name: units[name] for name in (repr(HOSTILE_PREFIXES[0]), next(iter(HOSTILE_UNITS)))}
     for name, unit in units.items():
         path = os.path.join(workdir, "hostile.json")
-        value = hostile_selection(unit)
+        value = hostile_selection(unit, text=distinct_text)  # a text repeated is judged once
         data = json.dumps(value).encode()
         with open(path, "wb") as handle:
             handle.write(data)
@@ -514,13 +514,25 @@ def _selection_shapes() -> dict[str, bytes]:
         "values that assign their key again": json.dumps(
             hostile_selection(lambda: "#" + _random(3) + "_password=" + _random(2, "!$*+./:?@^|~"))
         ).encode(),
-        "a run of ldap commands": json.dumps(hostile_selection(lambda: "ldapadd ")).encode(),
-        "numbers after a key": json.dumps(hostile_selection(lambda: "pwd=000000 ")).encode(),
+        # A text repeated is judged once: the scan's shapes below differ in
+        # each text, in its last characters at least.
+        "a run of ldap commands": json.dumps(hostile_selection(lambda: "ldapadd ", text=distinct_text)).encode(),
+        "numbers after a key": json.dumps(hostile_selection(lambda: "pwd=000000 ", text=distinct_text)).encode(),
         # A key and a space alone before the value: each value a candidate,
         # or a long word the pattern reads for a digit.
         "a key, a space and a value": json.dumps(hostile_selection(lambda: "Token " + _random(8) + "1 ")).encode(),
-        "short key words repeated": json.dumps(hostile_selection(lambda: "pw pat psk ")).encode(),
-        "key words before a connector word, repeated": json.dumps(hostile_selection(lambda: "key to ")).encode(),
+        "short key words repeated": json.dumps(hostile_selection(lambda: "pw pat psk ", text=distinct_text)).encode(),
+        **{
+            name: json.dumps(
+                hostile_selection(lambda unit=unit: unit, text=text, ensure_ascii=False), ensure_ascii=False
+            ).encode()
+            for name, unit, text in (
+                ("key words before a connector word, one text repeated", "key to ", hostile_text),
+                ("key words before a connector word, repeated", "key to ", distinct_text),
+                ("a key word repeated", "key", distinct_text),
+                ("a Polish key word before a connector word, repeated", "has\u0142o to ", distinct_text),
+            )
+        },
         "a key and a space before a long word": json.dumps(
             hostile_selection(lambda: "pw " + _random(250, "abcdefghijklmnopqrstuvwxyz") + " ")
         ).encode(),
@@ -545,7 +557,7 @@ def _selection_shapes() -> dict[str, bytes]:
         },
         "chpasswd repeated after a here-string": json.dumps(
             hostile_selection(
-                lambda: "chpasswd", text=lambda unit: ("x <<< y " + hostile_text(unit))[: cp.MAX_TEXT_CHARS]
+                lambda: "chpasswd", text=lambda unit: ("x <<< y " + distinct_text(unit))[: cp.MAX_TEXT_CHARS]
             )
         ).encode(),
         "chpasswd every 128 characters after a here-string": json.dumps(
