@@ -2879,6 +2879,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         # "pw" only before what may join it to a value: every "pwd" holds "pw",
         # and a text of them would be searched for nothing.
         keywords=("pw:", "pw=", "pw ", 'pw"', "pw'", "psk", "pat"),
+        counted=1,
         example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
     ),
     # The same with "password" in Russian, Chinese, Japanese, Korean and

@@ -2119,7 +2119,7 @@ class TestLinearTime(unittest.TestCase):
         MAX_KEY_WORDS of them (a word of another script counting twice) the
         text is refused at the first word past the bound, wherever the spans
         it is counted in end, unless a secret comes before it."""
-        for unit, weight in (("key to ", 1), ("Token for ", 1), ("has\u0142o to ", 2)):
+        for unit, weight in (("key to ", 1), ("Token for ", 1), ("pw to ", 1), ("pat of ", 1), ("has\u0142o to ", 2)):
             with self.subTest(unit=unit):
                 within = unit * (cp.MAX_KEY_WORDS // weight)
                 self.assertIsNone(cp.find_secret(within))
