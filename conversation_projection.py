@@ -3704,12 +3704,15 @@ def hit_family(hit: SecretHit) -> str:
 def secret_hits(text: str) -> dict[int, SecretHit]:
     """Every field that holds a secret, with its earliest hit, unnamed.
     Each scan moves on to the next field once it has found a hit in one, so
-    that the cost stays that of one pass however many fields hold a secret."""
+    that the cost stays that of one pass however many fields hold a secret.
+    Candidates are judged in text order, whichever row finds them, so that
+    where a bound strikes every secret before that point has been found."""
     scanner = _secret_scanner()
     scanner.key_verdicts.clear()
     scanner.value_verdicts.clear()
     scanner.key_words.clear()
     import bisect
+    import heapq
 
     lowered = _lowered(text)
     present: dict[str, bool] = {"": True}
@@ -3728,11 +3731,131 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
     found: dict[int, SecretHit] = {}
     budget = MAX_SECRET_CANDIDATES
     blanked = scanner.escape.sub(_ESCAPE_BLANKED, text) if "\\" in text or "%" in text else text
+    # Each scan that may match, by its next match: (start, scan number, match),
+    # and the spans of fields it searches, where its keywords are in few.
+    spans: dict[int, list[tuple[int, int]]] = {}
+    queue: list[tuple[int, int, re.Match[str]]] = []
+    for number, scanned in _scans_to_run(scanner, text, blanked, lowered, present=present, held=held):
+        spans[number] = _keyword_spans(scanner.scans[number].keywords, lowered, field_starts, present, held)
+        first = _search_spans(scanner.scans[number].regex, scanned, 0, spans[number])
+        if first is not None:
+            queue.append((first.start(), number, first))
+    heapq.heapify(queue)
+    while queue and budget >= 0:
+        _start, number, next_match = heapq.heappop(queue)
+        scan = scanner.scans[number]
+        scanned = blanked if scan.blanked else text
+        regex, scan_spans = scan.regex, spans[number]
+        # This scan's matches are taken in turn up to the next one of another.
+        following = queue[0][:2] if queue else (len(text), 0)
+        field = field_start = field_end = 0
+        match: re.Match[str] | None = next_match
+        while match is not None and (match.start(), number) < following:
+            if not field_start <= match.start() < field_end:
+                field = bisect.bisect_right(field_starts, match.start()) - 1
+                field_start = field_starts[field]
+                field_end = field_starts[field + 1] if field + 1 < len(field_starts) else len(text)
+            known = found.get(field)
+            if known is not None and match.start() > known[0]:
+                position = field_end  # this field is refused already: the next one
+            elif scan.value_group == "value" and match["value"].strip("\"'`").isdigit():
+                position = match.end()
+            elif scan.has_call and match["call"] is not None:
+                position = match.end()  # code, no candidate; see _VALUE
+            else:
+                raw = match[scan.value_group] if scan.value_group is not None else ""
+                # A long value costs its judgement's share of the bound.
+                budget -= 1 + len(raw) // CANDIDATE_VALUE_CHARS
+                if budget < 0:
+                    hit: SecretHit | None = (match.start(), -1, CANDIDATE_LIMIT_RULE, None)
+                    resume = len(text)
+                else:
+                    hit, resume = _judge(scanner, scan, scanned, match)
+                    if hit is not None and scan.within and scan.within not in text[field_start:field_end]:
+                        hit = None
+                if hit is not None:
+                    if known is None or _hit_order(hit) < _hit_order(known):
+                        found[field] = hit
+                    resume = field_end
+                if budget < 0:
+                    break
+                position = max(resume, match.start() + 1)
+            match = _search_spans(regex, scanned, position, scan_spans)
+        if match is not None and budget >= 0:
+            heapq.heappush(queue, (match.start(), number, match))
+    if cut < whole and budget >= 0:
+        field = len(field_starts) - 1  # the field the cut falls in
+        if field not in found:
+            found[field] = (cut, -1, CANDIDATE_LIMIT_RULE, None)
+    return found
+
+
+def _keyword_spans(
+    keywords: tuple[str, ...], lowered: str, field_starts: list[int], present: dict[str, bool], held: dict[str, bool]
+) -> list[tuple[int, int]]:
+    """The spans of the fields that hold one of the keywords (each field
+    with its closing NUL), adjacent ones merged; the whole text where a row
+    has no keyword or they stand in more than a quarter of the fields.  No
+    match crosses a NUL, so a search that stops at a field's end finds what
+    a search of the whole text finds there, and a keyword found once in
+    2 MiB costs a search of its field alone."""
+    import bisect
+
+    end = len(lowered)
+    if "" in keywords:
+        return [(0, end)]
+    fields: set[int] = set()
+    for word in keywords:
+        if word not in present:
+            present[word] = _holds_word(lowered, word, held)
+        at = lowered.find(word) if present[word] else -1
+        while at >= 0:
+            field = bisect.bisect_right(field_starts, at) - 1
+            fields.add(field)
+            if len(fields) * 4 > len(field_starts):
+                return [(0, end)]
+            at = lowered.find(word, field_starts[field + 1]) if field + 1 < len(field_starts) else -1
+    merged: list[tuple[int, int]] = []
+    for field in sorted(fields):
+        start = field_starts[field]
+        stop = field_starts[field + 1] if field + 1 < len(field_starts) else end
+        if merged and merged[-1][1] == start:
+            start = merged.pop()[0]
+        merged.append((start, stop))
+    return merged
+
+
+def _search_spans(
+    regex: re.Pattern[str], text: str, position: int, spans: list[tuple[int, int]]
+) -> re.Match[str] | None:
+    """The first match at ``position`` or after inside one of the spans."""
+    import bisect
+    import operator
+
+    if len(spans) == 1:
+        start, stop = spans[0]
+        return regex.search(text, max(position, start), stop)
+    index = bisect.bisect_right(spans, position, key=operator.itemgetter(1))
+    while index < len(spans):
+        start, stop = spans[index]
+        match = regex.search(text, max(position, start), stop)
+        if match is not None:
+            return match
+        index += 1
+    return None
+
+
+def _scans_to_run(
+    scanner: _SecretScanner, text: str, blanked: str, lowered: str, *, present: dict[str, bool], held: dict[str, bool]
+) -> list[tuple[int, str]]:
+    """The scans that may match in the text, by number, each with the text
+    it searches (as written, or with escapes before tokens blanked)."""
     ascii_only = text.isascii()
     # What the text searched holds, as written or with its escapes blanked.
     held_as_searched: dict[bool, dict[str, bool]] = {False: {}, True: {}}
     longest = _longest_token_run(text, scanner.runs)
-    for scan in scanner.scans:
+    scans: list[tuple[int, str]] = []
+    for number, scan in enumerate(scanner.scans):
         if scan.run > longest or (scan.non_ascii and ascii_only) or scan.first not in text:
             continue
         scanned = blanked if scan.blanked else text
@@ -3743,51 +3866,10 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
             if word not in present:
                 present[word] = _holds_word(lowered, word, held)
             if present[word]:
+                scans.append((number, scanned))
                 break
-        else:
-            continue  # the keyword prefilter: none of its rows can match
-        search = scan.regex.search
-        position = field = field_start = field_end = 0
-        while budget >= 0:
-            match = search(scanned, position)
-            if match is None:
-                break
-            if not field_start <= match.start() < field_end:
-                field = bisect.bisect_right(field_starts, match.start()) - 1
-                field_start = field_starts[field]
-                field_end = field_starts[field + 1] if field + 1 < len(field_starts) else len(text)
-            known = found.get(field)
-            if known is not None and match.start() > known[0]:
-                position = field_end  # this field is refused already: the next one
-                continue
-            raw = match[scan.value_group] if scan.value_group is not None else ""
-            if scan.value_group == "value" and raw.strip("\"'`").isdigit():
-                position = match.end()
-                continue
-            if scan.has_call and match["call"] is not None:
-                position = match.end()  # code, no candidate; see _VALUE
-                continue
-            # A long value costs its judgement's share of the bound.
-            budget -= 1 + len(raw) // CANDIDATE_VALUE_CHARS
-            if budget < 0:
-                hit: SecretHit | None = (match.start(), -1, CANDIDATE_LIMIT_RULE, None)
-                resume = len(text)
-            else:
-                hit, resume = _judge(scanner, scan, scanned, match)
-                if hit is not None and scan.within and scan.within not in text[field_start:field_end]:
-                    hit = None
-            if hit is not None:
-                if known is None or _hit_order(hit) < _hit_order(known):
-                    found[field] = hit
-                resume = field_end
-            position = max(resume, match.start() + 1)
-        if budget < 0:
-            break
-    if cut < whole and budget >= 0:
-        field = len(field_starts) - 1  # the field the cut falls in
-        if field not in found:
-            found[field] = (cut, -1, CANDIDATE_LIMIT_RULE, None)
-    return found
+        # else the keyword prefilter: none of its rows can match
+    return scans
 
 
 def _lowered(text: str) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import bisect
+import itertools
 import json
 import os
 import random
@@ -1841,6 +1842,43 @@ class TestSecretFields(unittest.TestCase):
             (error.at, error.rule, error.secret_fields), ("/branches/0/summaries/0/memoryRef", "gitlab-token", 0)
         )
 
+    def test_each_field_is_judged_as_it_is_alone(self) -> None:
+        """A row is searched only in the fields that hold one of its keywords,
+        where few do: among many fields, a secret is found where it stands,
+        with the same verdict as when its field is scanned alone."""
+        rng = random.Random(50)
+        secrets = [text for examples in corpus(51).values() for text in examples[:2]]
+        plain = look_alikes()
+        words = [
+            "backup",
+            "drive",
+            "weekly",
+            "photos",
+            "restore",
+            "schedule",
+            "garden",
+            "recipe",
+            "invoice",
+            "meeting",
+            "draft",
+            "chapter",
+        ]
+        for trial in range(150):
+            # Prose with no keyword, and a few secrets and look-alikes (once
+            # side by side, once at the ends) among it.
+            fields = [" ".join(rng.choices(words, k=rng.randint(3, 40))) for _ in range(60)]
+            places = rng.sample(range(60), 6) if trial % 3 else [0, 1, 58, 59, 30, 31]
+            for place in places[:3]:
+                fields[place] = rng.choice(secrets)
+            for place in places[3:]:
+                fields[place] = rng.choice(plain)
+            alone = {index: cp.find_secret(field) for index, field in enumerate(fields)}
+            starts = list(itertools.accumulate((len(field) + 1 for field in fields), initial=0))
+            expected = {index: (hit[0] + starts[index], hit[1]) for index, hit in alone.items() if hit is not None}
+            with self.subTest(trial=trial):
+                self.assertEqual(sorted(expected), sorted(places[:3]), "the secrets, and only they")
+                self.assertEqual(cp.find_secrets("\x00".join(fields)), expected)
+
     def test_every_field_is_found_in_one_pass(self) -> None:
         rng = random.Random(49)
         fields = [f"note {i}" if i % 3 else f"token {'gh' + 'p_' + mixed(ALNUM, 36, rng)}" for i in range(30)]
@@ -2096,6 +2134,24 @@ class TestLinearTime(unittest.TestCase):
                     cp.check_selection(one_branch(texts))
                 error = caught.exception
                 self.assertEqual((error.at, error.rule, error.secret_fields), expected)
+
+    def test_a_secret_before_the_bound_is_found_whichever_row_finds_it(self) -> None:
+        """Candidates are judged in text order across the rows: a token
+        before the point where the key row's candidates pass the bound is
+        the answer, although its row is searched after the key row."""
+        rng = random.Random(35)
+        token = "gh" + "p_" + mixed(ALNUM, 36, rng)
+        crowded = ["".join("key=A" + rand(LOWER, 5, rng) + " " for _ in range(180)) for _ in range(56)]
+        for place in (0, 10):
+            with self.subTest(place=place):
+                texts = [*crowded[:place], f"CI uses {token} for releases.", *crowded[place:]]
+                with self.assertRaises(cp.ProjectionError) as caught:
+                    cp.check_selection(one_branch(texts))
+                error = caught.exception
+                self.assertEqual(
+                    (error.at, error.rule, error.secret_fields),
+                    (f"/branches/0/summaries/{place}/text", "github-token", 1),
+                )
 
     def test_a_text_repeated_is_judged_once(self) -> None:
         """Copies of one text (a fork keeps its parent's summaries) cost one
