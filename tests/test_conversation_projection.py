@@ -1506,6 +1506,14 @@ class TestLifecycle(TempDirTestCase):
         self.assertEqual(json.loads(self.read("state.json"))["selectionDigest"], result.json["selectionDigest"])
         self.assertResult(self.verify(), "verified")
 
+    def test_an_empty_selection_builds_and_its_state_is_read_again(self) -> None:
+        """No branch, no high-water mark: the ledger of an empty selection
+        is as valid as any, for --verify and for the next update."""
+        value = fixture()
+        self.assertResult(self.project({**value, "branches": []}), "built")
+        self.assertResult(self.verify(), "verified")
+        self.assertResult(self.project({**value, "revision": value["revision"] + 1}), "built")
+
     def test_digest_is_sha256_of_the_canonical_form(self) -> None:
         result = self.project(fixture())
         canonical = cp.validate_selection(fixture())
