@@ -307,6 +307,7 @@ URLS = (
     "Connection string template: postgresql://app:%3Cpassword%3E@db.internal:5432/app "
     "(the password part is a percent-encoded placeholder).",
     "Redis URL in the README: redis://:%7BREDIS_PASSWORD%7D@cache:6379/0 - encoded braces, to be replaced.",
+    "The batch file builds postgres://app:%DB%5FPASS%@db.internal/app, the cmd variable with its underscore encoded.",
     'SQLAlchemy: create_engine(f"postgresql+psycopg://{user}:{quote_plus(password)}@{host}/{db}")',
     "mongodb+srv://<username>:<password>@cluster0.example.mongodb.net/?retryWrites=true",
     "amqp://guest:guest@localhost:5672/ is RabbitMQ's local default; the assistant reminded that guest only "
