@@ -35,7 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -465,6 +465,48 @@ def _descending_marks() -> str:
     return "".join(by_class[combining] for combining in sorted(by_class, reverse=True)[:30])
 
 
+def _judged_value() -> str:
+    """24 characters of three letters and a digit, with "/" and "=" inside:
+    a value every judgement reads to its end before low entropy turns it
+    away."""
+    pool = _HOSTILE_RNG.sample("abcdefghijmnoqrsuvwxyzABCDEFGHJLMNQRSUVWXYZ", 3) + _HOSTILE_RNG.sample("0123456789", 1)
+    chars = [_HOSTILE_RNG.choice(pool) for _ in range(24)]
+    chars[8], chars[16] = "/", "="
+    return "".join(chars)
+
+
+def _texts_of(units: Iterator[str], then: Callable[[], str]) -> Callable[[Callable[[], str]], str]:
+    """A ``text`` for hostile_selection: the units packed into texts of at
+    most 2,000 characters, then ``then()`` for every text after them."""
+    pending = next(units, None)
+
+    def text(_unit: Callable[[], str]) -> str:
+        nonlocal pending
+        if pending is None:
+            return then()
+        packed = ""
+        while pending is not None and len(packed) + len(pending) <= cp.MAX_TEXT_CHARS:
+            packed += pending
+            pending = next(units, None)
+        return packed
+
+    return text
+
+
+def _prose() -> str:
+    """2,000 characters of made-up lower-case words."""
+    return " ".join(_random(_HOSTILE_RNG.randint(2, 9), "abcdefghijlmnoqrsuvwxyz") for _ in range(400))[:2000]
+
+
+def _bounds_together(candidates: int, key_words: int, filler: Callable[[], str]) -> bytes:
+    """Judged values that reach the end of the judgement, then key words
+    with nothing to assign (280 to a text), then the filler."""
+    pairs = (f"x{_random(6, 'bcdfghlmnr')}_token={_judged_value()} " for _ in range(candidates))
+    keys = ("key to " * min(280, key_words - start) for start in range(0, key_words, 280))
+    units = itertools.chain(pairs, (f"k{index:05d} {unit}" for index, unit in enumerate(keys)))
+    return json.dumps(hostile_selection(lambda: "", text=_texts_of(units, filler))).encode()
+
+
 def _selection_shapes() -> dict[str, bytes]:
     """Selections just under 2 MiB, each built to make one part of the
     parse, the checks or the secret scan work hardest."""
@@ -586,6 +628,16 @@ def _selection_shapes() -> dict[str, bytes]:
             hostile_selection(lambda: "a" + _descending_marks(), text=distinct_text, ensure_ascii=False),
             ensure_ascii=False,
         ).encode(),
+        # A third outside review's: judgements read to their end up to the
+        # bound, a flag that no bound counts, and both with key words up to
+        # theirs.
+        "judged values read to their end, then prose": _bounds_together(9_990, 0, _prose),
+        "a bare flag repeated, each text its own": json.dumps(
+            hostile_selection(lambda: " -p", text=distinct_text)
+        ).encode(),
+        "the bounds together: judged values, key words, bare flags": _bounds_together(
+            9_990, 89_000, lambda: distinct_text(lambda: " -p")
+        ),
         "a token inside a long string, then outside": (
             '{"schemaVersion":1,"x":"' + "NaN" * (room // 3) + '","y":NaN}'
         ).encode(),
