@@ -2749,10 +2749,12 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "credential-flag",
         r"-(?<![^\s\"'`=\x00]-)"
-        r"(?:-?+(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??" + _CREDENTIAL_KEY_STEM + r"[A-Za-z0-9_.-]{0,24}+)"
+        r"(?:-?+(?=[A-Za-z0-9_.-]{3})(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??"
+        + _CREDENTIAL_KEY_STEM
+        + r"[A-Za-z0-9_.-]{0,24}+)"
         r"(?:=|[ \t]++)(?:pass:)?+"
         rf"|p(?=(?:(?!=-p)[A-Za-z0-9!@#$%^&*_+=~.-]){_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
-        r"|p[ \t]++"
+        r"|p[ \t]++(?!-)"
         r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+(?:(?!=-)[^\s:\"'\x00]){0,64}+:"
         r"|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))" + _VALUE,
         "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus, sshpass, sqlcmd,"

@@ -796,6 +796,8 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             # word past the bound on key words refuses the text).
             "key words before a connector word": (lambda: "key to ", "selection_secret"),
             "Polish key words before a connector word": (lambda: "has\u0142o to ", "selection_secret"),
+            # A bare flag, each a try of the generic flag row.
+            "a bare flag repeated": (lambda: " -p", "checked"),
             "soft hyphens after accents": (lambda: "a\u0301\u0301\u0301\u0301\u00ad", "checked"),
             # Canonical order puts the ypogegrammeni (class 240) after the
             # grave below (220): NFKC sorts each run of marks by insertion.
