@@ -3897,17 +3897,21 @@ def _key_word_cut(text: str, lowered: str, present: dict[str, bool], held: dict[
     if sum(lowered.count(word) * KEY_WORDS[word] for word in words) <= MAX_KEY_WORDS or len(lowered) != len(text):
         return len(text)
     tally = 0
-    start = 0
-    while True:
+    for start in range(0, len(lowered), KEY_WORD_CHUNK_CHARS):
         # Each word where it ends: no key word holds a proper prefix of
         # itself at its end, so occurrences never overlap their own kind.
         end = start + KEY_WORD_CHUNK_CHARS
         spans = [(word, max(start - len(word) + 1, 0), end) for word in words]
         within = sum(lowered.count(*span) * KEY_WORDS[span[0]] for span in spans)
         if tally + within > MAX_KEY_WORDS:
-            break
+            return _key_word_past(lowered, spans, MAX_KEY_WORDS - tally)
         tally += within
-        start = end
+    return len(text)
+
+
+def _key_word_past(lowered: str, spans: list[tuple[str, int, int]], room: int) -> int:
+    """Where the key word past ``room`` more starts, among the words that
+    end in the spans (each word with the span it is counted in)."""
     found: list[tuple[int, int]] = []
     for word, first, last in spans:
         at = lowered.find(word, first, last)
@@ -3916,10 +3920,10 @@ def _key_word_cut(text: str, lowered: str, present: dict[str, bool], held: dict[
             at = lowered.find(word, at + len(word), last)
     found.sort()
     for at, weight in found:
-        tally += weight
-        if tally > MAX_KEY_WORDS:
+        room -= weight
+        if room < 0:
             return at
-    return len(text)  # not reached: the span holds the word past the bound
+    return len(lowered)
 
 
 def _holds_word(text: str, word: str, held: dict[str, bool]) -> bool:
