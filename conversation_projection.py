@@ -3410,8 +3410,6 @@ class _SecretScanner:
             rest = source[len(pieces[0]) + len(second) :]
             plain.setdefault(anchor[0], {}).setdefault(second, []).append(f"{rest}(?P<{marker}>)")
             markers.setdefault(anchor[0], {})[marker] = (index, family, len(anchor))
-        # Whether some row is searched only where its keywords occur.
-        self.prefiltered = any(rule.keywords for rule in SECRET_RULES if not rule.labels)
         for first, by_second in plain.items():
             branches = "|".join(f"{second}(?:{'|'.join(rests)})" for second, rests in by_second.items())
             scan = _Scan(f"{firsts[first]}(?:{branches})", markers[first], first)
@@ -3720,10 +3718,12 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
     present: dict[str, bool] = {"": True}
     held: dict[str, bool] = {}
     whole = len(text)
-    cut = _key_word_cut(text, lowered, present, held)
+    ascii_only = text.isascii()
+    cut = _key_word_cut(text, lowered, ascii_only, present, held)
     if cut < whole:
         text = text[:cut]
         lowered = lowered[:cut]
+        ascii_only = text.isascii()
         present, held = {"": True}, {}
     field_starts = [0]
     nul = text.find("\x00")
@@ -3737,7 +3737,7 @@ def secret_hits(text: str) -> dict[int, SecretHit]:
     # and the spans of fields it searches, where its keywords are in few.
     spans: dict[int, list[tuple[int, int]]] = {}
     queue: list[tuple[int, int, re.Match[str]]] = []
-    for number, scanned in _scans_to_run(scanner, text, blanked, lowered, present=present, held=held):
+    for number, scanned in _scans_to_run(scanner, text, blanked, lowered, ascii_only, present=present, held=held):
         spans[number] = _keyword_spans(scanner.scans[number].keywords, lowered, field_starts, present, held)
         first = _search_spans(scanner.scans[number].regex, scanned, 0, spans[number])
         if first is not None:
@@ -3831,12 +3831,12 @@ def _search_spans(
     regex: re.Pattern[str], text: str, position: int, spans: list[tuple[int, int]]
 ) -> re.Match[str] | None:
     """The first match at ``position`` or after inside one of the spans."""
+    if len(spans) == 1:  # the common case, once for each match: no lookup
+        start, stop = spans[0]
+        return regex.search(text, max(position, start), stop)
     import bisect
     import operator
 
-    if len(spans) == 1:
-        start, stop = spans[0]
-        return regex.search(text, max(position, start), stop)
     index = bisect.bisect_right(spans, position, key=operator.itemgetter(1))
     while index < len(spans):
         start, stop = spans[index]
@@ -3848,11 +3848,17 @@ def _search_spans(
 
 
 def _scans_to_run(
-    scanner: _SecretScanner, text: str, blanked: str, lowered: str, *, present: dict[str, bool], held: dict[str, bool]
+    scanner: _SecretScanner,
+    text: str,
+    blanked: str,
+    lowered: str,
+    ascii_only: bool,
+    *,
+    present: dict[str, bool],
+    held: dict[str, bool],
 ) -> list[tuple[int, str]]:
     """The scans that may match in the text, by number, each with the text
     it searches (as written, or with escapes before tokens blanked)."""
-    ascii_only = text.isascii()
     # What the text searched holds, as written or with its escapes blanked.
     held_as_searched: dict[bool, dict[str, bool]] = {False: {}, True: {}}
     longest = _longest_token_run(text, scanner.runs)
@@ -3881,13 +3887,12 @@ def _lowered(text: str) -> str:
     return lowered if len(lowered) == len(text) else text.replace("\u0130", "i").lower()
 
 
-def _key_word_cut(text: str, lowered: str, present: dict[str, bool], held: dict[str, bool]) -> int:
+def _key_word_cut(text: str, lowered: str, ascii_only: bool, present: dict[str, bool], held: dict[str, bool]) -> int:
     """Where the text's key word past MAX_KEY_WORDS starts, or its length
     when it holds no more.  Words the text lacks cost no count (``present``
     keeps what the keyword prefilter asks again), nor do those of rows that
     plain ASCII skips; only a text over the bound is counted again, span by
     span, to find where."""
-    ascii_only = text.isascii()
     words = []
     for word in KEY_WORDS:
         if not (ascii_only and word in KEY_WORDS_BEYOND_ASCII):

@@ -2026,6 +2026,11 @@ def two_mebibytes(unit: Callable[[], str]) -> str:
     return "\x00".join(fields)
 
 
+def crowded_text(rng: random.Random, pairs: int) -> str:
+    """``pairs`` keys each before a word: every one judged, none a secret."""
+    return "".join("key=A" + rand(LOWER, 5, rng) + " " for _ in range(pairs))
+
+
 def one_branch(texts: list[str]) -> dict[str, object]:
     """A selection of one branch whose summaries hold the texts, in order."""
     return selection(1, [branch("b", summaries=[summary(f"s{i}", text) for i, text in enumerate(texts)])])
@@ -2123,7 +2128,7 @@ class TestLinearTime(unittest.TestCase):
         struck is refused with the rest but counted only if it holds one."""
         rng = random.Random(33)
         # Words after a key: each judged, none a secret; no two texts alike.
-        crowded = ["".join("key=A" + rand(LOWER, 5, rng) + " " for _ in range(180)) for _ in range(56)]
+        crowded = [crowded_text(rng, 180) for _ in range(56)]
         self.assertGreater(len(crowded) * 180, cp.MAX_SECRET_CANDIDATES)
         for texts, expected in (
             (crowded, ("/branches/0/summaries/55/text", cp.CANDIDATE_LIMIT_RULE, 0)),
@@ -2141,7 +2146,7 @@ class TestLinearTime(unittest.TestCase):
         the answer, although its row is searched after the key row."""
         rng = random.Random(35)
         token = "gh" + "p_" + mixed(ALNUM, 36, rng)
-        crowded = ["".join("key=A" + rand(LOWER, 5, rng) + " " for _ in range(180)) for _ in range(56)]
+        crowded = [crowded_text(rng, 180) for _ in range(56)]
         for place in (0, 10):
             with self.subTest(place=place):
                 texts = [*crowded[:place], f"CI uses {token} for releases.", *crowded[place:]]
@@ -2158,7 +2163,7 @@ class TestLinearTime(unittest.TestCase):
         judgement of it and count once against the bound; each copy that
         holds a secret is counted in secretFields."""
         rng = random.Random(34)
-        crowded = "".join("key=A" + rand(LOWER, 5, rng) + " " for _ in range(170))
+        crowded = crowded_text(rng, 170)
         copies = cp.MAX_SECRET_CANDIDATES // 170 + 1
         cp.check_selection(one_branch([crowded] * copies))
         texts = ["ok", *[crowded + f"password={MADE_UP}"] * copies]
