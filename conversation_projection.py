@@ -1225,16 +1225,35 @@ class MarkPatterns:
         return self.compiled[above]
 
 
-_astral: list[re.Pattern[str]] = []
-
-
 def _above_the_bmp(text: str) -> bool:
-    """Whether the text holds a character above the Basic Multilingual Plane."""
-    import re
+    """Whether the text holds a character above the Basic Multilingual
+    Plane: each takes two UTF-16 code units, every other character one.
+    Encoding runs at memory speed; a search for a class above the BMP
+    compares every character with it."""
+    return len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
 
-    if not _astral:
-        _astral.append(re.compile("[\U00010000-\U0010ffff]"))
-    return _astral[0].search(text) is not None
+
+class ClassPatterns:
+    """A pattern of one class of characters, compiled on first use in two
+    forms, as MarkPatterns is: with the class's ranges within the BMP
+    alone, for text that holds no character above that plane, and with all
+    of them."""
+
+    __slots__ = ("compiled", "ranges")
+
+    def __init__(self, ranges: Callable[[], list[tuple[int, int]]]) -> None:
+        self.ranges = ranges
+        self.compiled: dict[bool, re.Pattern[str]] = {}
+
+    def pattern_for(self, text: str) -> re.Pattern[str]:
+        import re
+
+        above = _above_the_bmp(text)
+        if above not in self.compiled:
+            ranges = [(first, last if above else min(last, 0xFFFF)) for first, last in self.ranges()]
+            kept = [(first, last) for first, last in ranges if above or first <= 0xFFFF]
+            self.compiled[above] = re.compile(_scanning_class(kept))
+        return self.compiled[above]
 
 
 JOINERS = "[\\u200c\\u200d]"
@@ -1324,7 +1343,7 @@ class UnicodeRules:
     def __init__(self) -> None:
         import re
 
-        self.ignorable = re.compile(_scanning_class(_table_ranges(UCD_DEFAULT_IGNORABLE)))
+        self.ignorable = ClassPatterns(lambda: _table_ranges(UCD_DEFAULT_IGNORABLE))
         judged = {cp for first, last in _table_ranges(JUDGED_INVISIBLES) for cp in range(first, last + 1)}
         never: list[tuple[int, int]] = []
         for first, last in _table_ranges(UCD_DEFAULT_IGNORABLE):
@@ -1409,7 +1428,7 @@ def misplaced_invisible(text: str) -> bool:
     import re
 
     rules = _unicode_rules()
-    if rules.ignorable.search(text) is None:
+    if rules.ignorable.pattern_for(text).search(text) is None:
         return False
     if TAG_LAST in text:
         # A recommended flag's tags are its own: the flag counts as its base.
@@ -1506,7 +1525,8 @@ _folds_with_marks: set[str] = set()
 # The characters that fold to themselves, ASCII first: a set difference
 # leaves only those a text needs folded.
 _stable: set[str] = {chr(c) for c in range(128)}
-_invisible: list[re.Pattern[str]] = []
+# The characters the scan's text drops.
+_invisible = ClassPatterns(lambda: [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS])
 # NFKC puts each run of combining marks in canonical order by an insertion
 # sort, whose cost grows with the square of the run (a letter and 1,999
 # marks in reverse order took seconds).  No pattern reads past a mark, so
@@ -1574,17 +1594,16 @@ def fold_for_scan(text: str) -> str:
     NFKC form of the whole (each fold is equivalent to its character)."""
     if text.isascii():
         return text
-    import re
     import unicodedata
 
-    if not _invisible:
-        invisible = [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS]
-        ranges = "".join(f"{chr(first)}-{chr(last)}" for first, last in invisible)
-        _invisible.append(re.compile(f"[{ranges}]+"))
     if "\u00ad" in text:
         # Soft hyphens, which a text may hold by the hundred, in one C pass.
         text = text.replace("\u00ad", "")
-    text = _invisible[0].sub("", text)
+    invisible = _invisible.pattern_for(text)
+    if invisible.search(text) is not None:
+        # A search for a class alone skips in C to a character of it; a
+        # substitution runs the engine at every character.
+        text = invisible.sub("", text)
     if unicodedata.is_normalized("NFKD", text):
         # No character of it decomposes and its marks are in canonical
         # order, so each folds to itself and composing, in one pass, is all
