@@ -465,13 +465,13 @@ def _descending_marks() -> str:
     return "".join(by_class[combining] for combining in sorted(by_class, reverse=True)[:30])
 
 
-def _judged_value() -> str:
-    """24 characters of three letters and a digit, with "/" and "=" inside:
-    a value every judgement reads to its end before low entropy turns it
-    away."""
+def _judged_value(length: int) -> str:
+    """``length`` characters of three letters and a digit, with "/" and "="
+    inside: a value every judgement reads to its end before low entropy
+    turns it away."""
     pool = _HOSTILE_RNG.sample("abcdefghijmnoqrsuvwxyzABCDEFGHJLMNQRSUVWXYZ", 3) + _HOSTILE_RNG.sample("0123456789", 1)
-    chars = [_HOSTILE_RNG.choice(pool) for _ in range(24)]
-    chars[8], chars[16] = "/", "="
+    chars = [_HOSTILE_RNG.choice(pool) for _ in range(length)]
+    chars[length // 3], chars[2 * length // 3] = "/", "="
     return "".join(chars)
 
 
@@ -498,10 +498,11 @@ def _prose() -> str:
     return " ".join(_random(_HOSTILE_RNG.randint(2, 9), "abcdefghijlmnoqrsuvwxyz") for _ in range(400))[:2000]
 
 
-def _bounds_together(candidates: int, key_words: int, filler: Callable[[], str]) -> bytes:
-    """Judged values that reach the end of the judgement, then key words
-    with nothing to assign (280 to a text), then the filler."""
-    pairs = (f"x{_random(6, 'bcdfghlmnr')}_token={_judged_value()} " for _ in range(candidates))
+def _bounds_together(candidates: int, key_words: int, filler: Callable[[], str], length: int = 24) -> bytes:
+    """Judged values of ``length`` characters that reach the end of the
+    judgement, then key words with nothing to assign (280 to a text), then
+    the filler."""
+    pairs = (f"x{_random(6, 'bcdfghlmnr')}_token={_judged_value(length)} " for _ in range(candidates))
     keys = ("key to " * min(280, key_words - start) for start in range(0, key_words, 280))
     units = itertools.chain(pairs, (f"k{index:05d} {unit}" for index, unit in enumerate(keys)))
     return json.dumps(hostile_selection(lambda: "", text=_texts_of(units, filler))).encode()
@@ -641,6 +642,9 @@ def _selection_shapes() -> dict[str, bytes]:
         "a token inside a long string, then outside": (
             '{"schemaVersion":1,"x":"' + "NaN" * (room // 3) + '","y":NaN}'
         ).encode(),
+        # A value counts once more against the bound per 32 characters: one
+        # of 31 is the most judging per count.
+        "judged values of 31 characters, then prose": _bounds_together(9_990, 0, _prose, length=31),
     }
 
 
