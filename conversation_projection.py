@@ -1202,29 +1202,6 @@ def _scanning_class(ranges: Iterable[tuple[int, int]]) -> str:
     return f"[{_spelled(ranges)}]"
 
 
-class MarkPatterns:
-    """One pattern over the marks (general category M), compiled on first
-    use in two forms: with the class of the Basic Multilingual Plane's marks
-    alone, for text that holds no character above that plane, and with
-    every mark.  re tests a class of that plane in a few nanoseconds and one
-    with ranges above it ten times slower."""
-
-    __slots__ = ("compiled", "pattern")
-
-    def __init__(self, pattern: Callable[[str], str]) -> None:
-        self.pattern = pattern  # the pattern, given a class or group matching one mark
-        self.compiled: dict[bool, re.Pattern[str]] = {}
-
-    def pattern_for(self, text: str) -> re.Pattern[str]:
-        import re
-
-        above = _above_the_bmp(text)
-        if above not in self.compiled:
-            ranges = [r for r in _table_ranges(UCD_MARKS) if above or r[1] <= 0xFFFF]
-            self.compiled[above] = re.compile(self.pattern(_char_class(ranges)))
-        return self.compiled[above]
-
-
 def _above_the_bmp(text: str) -> bool:
     """Whether the text holds a character above the Basic Multilingual
     Plane: each takes two UTF-16 code units, every other character one.
@@ -1234,15 +1211,21 @@ def _above_the_bmp(text: str) -> bool:
 
 
 class ClassPatterns:
-    """A pattern of one class of characters, compiled on first use in two
-    forms, as MarkPatterns is: with the class's ranges within the BMP
+    """One pattern over a class of characters, compiled on first use in two
+    forms: with the class's ranges within the Basic Multilingual Plane
     alone, for text that holds no character above that plane, and with all
-    of them."""
+    of them.  re tests a class of that plane in a few nanoseconds and one
+    with ranges above it ten times slower."""
 
-    __slots__ = ("compiled", "ranges")
+    __slots__ = ("compiled", "pattern", "ranges")
 
-    def __init__(self, ranges: Callable[[], list[tuple[int, int]]]) -> None:
+    def __init__(
+        self, ranges: Callable[[], list[tuple[int, int]]], pattern: Callable[[str], str] | None = None
+    ) -> None:
         self.ranges = ranges
+        # The pattern, given a class or group matching one character; None
+        # for the class alone, spelled so that a search skips to it in C.
+        self.pattern = pattern
         self.compiled: dict[bool, re.Pattern[str]] = {}
 
     def pattern_for(self, text: str) -> re.Pattern[str]:
@@ -1251,8 +1234,9 @@ class ClassPatterns:
         above = _above_the_bmp(text)
         if above not in self.compiled:
             ranges = [(first, last if above else min(last, 0xFFFF)) for first, last in self.ranges()]
-            kept = [(first, last) for first, last in ranges if above or first <= 0xFFFF]
-            self.compiled[above] = re.compile(_scanning_class(kept))
+            kept = [(first, last) for first, last in ranges if first <= last]
+            source = _scanning_class(kept) if self.pattern is None else self.pattern(_char_class(kept))
+            self.compiled[above] = re.compile(source)
         return self.compiled[above]
 
 
@@ -1358,7 +1342,7 @@ class UnicodeRules:
         plain_inherited = _scanning_class(_table_ranges(UCD_INHERITED_MARKS))
         self.inherited = re.compile(plain_inherited)
         self.marks = re.compile(f"{plain_inherited}{{1,2}}(?={AFTER_MARKS})")
-        self.hyphen_marks: MarkPatterns | None = None
+        self.hyphen_marks: ClassPatterns | None = None
         self.allowed: dict[str, re.Pattern[str]] = {}
         self.misplaced_places: dict[str, re.Pattern[str]] = {}
         # The joining scripts ("" first), and each code point's number
@@ -1382,7 +1366,9 @@ class UnicodeRules:
         if self.hyphen_marks is None:
             # Not possessive: CPython 3.11.2 mishandles a possessive repeat of
             # a group, and the class of every mark is one.
-            self.hyphen_marks = MarkPatterns(lambda mark: f"{mark}{{1,{MAX_MARKS_BEFORE_HYPHEN}}}\u00ad")
+            self.hyphen_marks = ClassPatterns(
+                lambda: _table_ranges(UCD_MARKS), lambda mark: f"{mark}{{1,{MAX_MARKS_BEFORE_HYPHEN}}}\u00ad"
+            )
         return self.hyphen_marks.pattern_for(text).sub("\u00ad", text)
 
     def misplaced(self, kind: str) -> re.Pattern[str]:
