@@ -1810,43 +1810,25 @@ def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
 
 
 def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
-    """One scan over every string field, each folded as a reader sees it,
-    joined by NUL: no accepted text holds NUL, so no pattern can match
-    across two fields, and folding one field never moves another."""
-    import bisect
-
-    # A text repeated (a fork keeps its parent's summaries) is folded and
-    # scanned once, where it first stands: its verdict is the same wherever
-    # it stands, and the first of its fields is the earliest.
-    numbers: dict[str, int] = {}
-    folded: list[str] = []
-    copies: list[list[int]] = []  # by distinct text: the fields that hold it
-    for index, (*_, text) in enumerate(fields):
-        number = numbers.get(text)
-        if number is None:
-            number = numbers[text] = len(folded)
-            folded.append(fold_for_scan(text))
-            copies.append([])
-        copies[number].append(index)
-    starts: list[int] = []
-    offset = 0
-    for text in folded:
-        starts.append(offset)
-        offset += len(text) + 1
-    hits = secret_hits("\x00".join(folded))
-    if hits:
-        position, rule = first_hit(hits)
-        where, field, _text = fields[copies[bisect.bisect_right(starts, position) - 1][0]]
-        error = ProjectionError("selection_secret", f"{where}/{field}" if field else where, rule)
-        # How many summary texts hold one: counted, never named.  The text
-        # where the bound on judgements struck holds none that was found.
-        error.secret_fields = sum(
-            1
-            for number, hit in hits.items()
-            if hit[2] != CANDIDATE_LIMIT_RULE
-            for index in copies[number]
-            if fields[index][1] == "text"
-        )
+    """Judge every string field, each folded as a reader sees it and each on
+    its own; refuse at the first one in file order that holds a secret."""
+    # A text repeated (a fork keeps its parent's summaries) is judged once.
+    verdicts: dict[str, tuple[int, str] | None] = {}
+    first: tuple[str, str, str] | None = None
+    secret_fields = 0
+    for where, field, text in fields:
+        if text not in verdicts:
+            verdicts[text] = find_secret(fold_for_scan(text))
+        verdict = verdicts[text]
+        if verdict is None:
+            continue
+        if first is None:
+            first = (f"{where}/{field}" if field else where, field, verdict[1])
+        # How many summary texts hold one: counted, never named.
+        secret_fields += field == "text"
+    if first is not None:
+        error = ProjectionError("selection_secret", first[0], first[2])
+        error.secret_fields = secret_fields
         raise error
 
 
@@ -1932,20 +1914,9 @@ def parse_selection(data: bytes) -> JsonObject:
 # more credential-shaped candidates than that is refused as a whole
 # (CANDIDATE_LIMIT_RULE), so that no bound lets a secret through unjudged.
 
-# The words of a key that names a secret, in any case.  Each is found from
-# its rarest letter (p, c, k or u): the letters after it are matched first,
-# those before it are then checked behind.  Scanning for four letters is
-# several times faster than for the first letter of every word, and no text
-# is lowercased.
-_CREDENTIAL_KEY_STEM = (
-    r"[PpCcKkUu](?:"
-    r"[Aa][Ss][Ss](?<=[Pp][Aa][Ss][Ss])"  # pass, password, passwd, passphrase, passcode, Passwort, passe
-    r"|[Ww][Dd](?<=[Pp][Ww][Dd])"  # pwd
-    r"|[Rr][Ee](?:[Tt](?<=[Ss][Ee][Cc][Rr][Ee][Tt])|[Dd](?<=[Cc][Rr][Ee][Dd]))"  # secret, cred, credential
-    r"|[Ee](?:[Nn](?:[Nn][Ww][Oo][Rr][Tt]|(?<=[Tt][Oo][Kk][Ee][Nn]))|[Yy](?<=[Kk][Ee][Yy]))"  # token, Kennwort; key
-    r"|[Tt][Hh](?<=[Aa][Uu][Tt][Hh])"  # auth, authorization
-    r")"
-)
+# The words of a key that names a secret, in any case, found inside longer
+# words too (db_password, apiKey, X-Auth-Token, Kennwort).
+_CREDENTIAL_KEY_STEM = "(?i:pass|pwd|secret|cred|token|kennwort|key|auth)"
 # The rest of a key after its stem: identifier characters up to the next
 # stem, which starts a key of its own.  A run of stems (pwpwpw…, keykey…)
 # then costs one step per stem, not a read of the whole tail at each; and
@@ -2012,17 +1983,6 @@ _PROSE_IS_NOW = (
 )
 
 
-def _fewest_first(item: str, end: str, most: int) -> str:
-    """``(?:item){1,most}?end`` as nested alternatives, ``item(?:end|item(?:end|…))``:
-    the same matches tried in the same order, without a repeated group, each
-    turn of which costs Python's regex engine several steps more than a
-    branch does (a text of "key to " repeated tries four words at each key)."""
-    pattern = item + end
-    for _ in range(most - 1):
-        pattern = item + "(?:" + end + "|" + pattern + ")"
-    return pattern
-
-
 # "for|of|on|at|to" (German "für", Italian "di", "del", "della") and up to
 # four words, then "is" or ":" ("the password for the NAS is …", "la
 # password di root è …").  The lookahead of what ends the words turns each
@@ -2030,7 +1990,8 @@ def _fewest_first(item: str, end: str, most: int) -> str:
 _PROSE_FOR_END = r"[ \t]{0,8}+(?=[IiWwAaEeLl\u00e8\u00e9:=])(?:" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t])|[:=])"
 _PROSE_FOR = (
     r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo]|[Ff]\u00fc[Rr]|[Dd][Ii]|[Dd][Ee][Ll]{1,2}+[AaOoEeIi]?+)"
-    + _fewest_first(r"[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+", _PROSE_FOR_END, 4)
+    + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
+    + _PROSE_FOR_END
 )
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
@@ -2162,11 +2123,7 @@ _PEM_END = (
     r"(?![ \t]*+\r?\n\s{0,8}+[A-Za-z][a-z]{0,20}+[ ,.'][a-z])"
 )
 _UUID = r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
-# Past this many characters a run is a body that may go on, not a token
-# that must end (see _token_end).
-MAX_BOUNDED_TOKEN_CHARS = 1000
-# A token must not continue a longer token: checked right after an anchor
-# that starts with a letter or digit.
+# What a token must not continue, behind it.
 IDENTIFIER_CHARS_CLASS = "[A-Za-z0-9_-]"
 
 
@@ -2192,35 +2149,27 @@ _ESCAPE_BLANKED = " "
 
 
 class SecretRule:
-    """One row of the table.
+    """One row of the table, complete in itself.
 
     - ``family``: the fixed name a refusal carries as its ``rule``;
-    - ``pattern``: what is searched (see above for how it is written);
-    - ``source``: where the facts behind it (prefix, length, alphabet,
-      optional segments) come from; a row that leaves it empty shares the
-      one of the row above of its family;
-    - ``labels``: when given, the shape is a secret only when a key or the
-      words before it carry one of them (40 base64 characters after "aws");
-      such a row is not searched on its own;
-    - ``keywords``: when given, the row is searched only in text that holds
-      one of them (lower case, compared with the text lowered), as gitleaks
-      prefilters; a row without them is searched everywhere, and a literal
-      anchor makes the regex engine jump from one occurrence to the next,
-      which is the same prefilter at no extra cost;
-    - ``within``: when given, a match counts only in a field that also
-      holds this text ("kind: Secret" for a manifest's data);
-    - ``counted``: how many times each occurrence of one of its keywords
-      counts against MAX_KEY_WORDS (0: not at all): a row that tries every
-      form of an assignment at each, so that a text made of them costs the
-      most per character, counts in proportion to what one try costs;
+    - ``pattern``: the regular expression exactly as it runs (compiled
+      with re.ASCII over one text at a time);
+    - ``source``: where the facts behind it (prefix, length, alphabet)
+      come from; a row that leaves it empty shares the one above it;
+    - ``judge``: how a match is judged, one of JUDGES;
+    - ``keywords``: the row is tried only in a text whose lower-case form
+      holds one of them (gitleaks' prefilter); none: in every text;
+    - ``labels``: for a "labelled" row, the words one of which the key or
+      the words before it must hold (40 base64 characters after "aws");
+    - ``within``: when given, a match counts only in a text that also
+      holds this ("kind: Secret" for a manifest's data);
+    - ``token_run``: every match holds a run of MIN_TOKEN_RUN token
+      characters, so the row is tried only in a text that has one (by
+      default, the rows judged as tokens);
     - ``example``: a pattern in the same notation that the tests generate
-      examples of this row from; by default the pattern itself.
+      examples of this row from; by default the pattern itself."""
 
-    What is judged follows from the pattern's named groups (``judged``).  A
-    token shape that ends in a bounded run of one class gets its end from
-    the table's compiler (``_token_end``), not from the row."""
-
-    __slots__ = ("counted", "example", "family", "keywords", "labels", "pattern", "source", "within")
+    __slots__ = ("example", "family", "judge", "keywords", "labels", "pattern", "source", "token_run", "within")
 
     def __init__(
         self,
@@ -2228,32 +2177,60 @@ class SecretRule:
         pattern: str,
         source: str = "",
         *,
-        labels: tuple[str, ...] = (),
+        judge: str = "shape",
         keywords: tuple[str, ...] = (),
+        labels: tuple[str, ...] = (),
         within: str = "",
-        counted: int = 0,
+        token_run: bool | None = None,
         example: str = "",
     ) -> None:
+        assert judge in JUDGES
         self.family = family
         self.pattern = pattern
         self.source = source
-        self.labels = labels
+        self.judge = judge
         self.keywords = keywords
+        self.labels = labels
         self.within = within
-        self.counted = counted
+        self.token_run = judge in ("shape", "token-value") if token_run is None else token_run
         self.example = example or pattern
 
-    @property
-    def judged(self) -> str:
-        """What a match must pass: "shape" (not a mask or placeholder in the
-        token's clothes), "value" (a credential rather than a word, a name,
-        a placeholder or a reference), "secret" (not a placeholder), or
-        "labelled" (the shape, after one of the labels)."""
-        if self.labels:
-            return "labelled"
-        if "(?P<value>" in self.pattern:
-            return "value"
-        return "secret" if "(?P<secret>" in self.pattern else "shape"
+
+# How a row's match is judged, and which groups of its pattern the
+# judgement reads:
+# - "shape": the whole match is a token; it passes only as a mask or a
+#   placeholder in a token's clothes (ghp_xxxx…, sk_test_yourKeyHere);
+# - "token-value": group ``value`` must read as a credential (see
+#   VALUE_JUDGEMENTS);
+# - "assigned-value": group ``value`` must read as a credential; group
+#   ``key``, where the pattern has one, must name a secret (KEY_JUDGEMENTS);
+#   a matched group ``password`` says the value is a password's, judged as
+#   one; ``spaced`` says key and value are joined by a space alone, so the
+#   value must stand out as random (a_value_standing_alone); ``call`` marks
+#   code that fetches the value (os.getenv(…)), never a candidate;
+# - "part": group ``secret`` (a part of a larger string) must not be a
+#   placeholder or a template;
+# - "url-part": as "part", and it must not be a port or the URL's ``user``
+#   again;
+# - "labelled": not searched alone; names what a value judged after a key
+#   labelled with one of the row's ``labels`` is.
+# Rows judged as tokens ("shape", "token-value", "part") read the text with
+# the escapes before a token blanked (_ESCAPES_BEFORE_A_SHAPE); the others
+# read it as written, where "%21" may be part of a password.
+JUDGES = ("shape", "token-value", "assigned-value", "part", "url-part", "labelled")
+READ_BLANKED = frozenset({"shape", "token-value", "part"})
+# Before every token shape: no identifier character, so that a row matches
+# at the start of a token only ("xghp_…" and the second "sk-" of "sk-sk-"
+# do not).  The end of a token is written in each row, as a lookahead that
+# no character of its last run follows.
+TOKEN_START = "(?<![A-Za-z0-9_-])"  # noqa: S105 - a pattern, not a password
+# What tokens are made of, and a run of them that every token shape holds
+# (the shortest, a Slack token, is a run of 15; a test checks each row's
+# examples).  Prose, made of words of a dozen letters or fewer, has no such
+# run, and its texts try no token row at all: judging 2 MiB of prose costs
+# a few hundredths of a second.
+TOKEN_CHARS = "A-Za-z0-9_+/=.~-"  # noqa: S105 - a character class
+MIN_TOKEN_RUN = 12
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -2265,50 +2242,108 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----" + _PEM_END,
         "gitleaks privatekey.go; trufflehog privatekey; RFC 7468, RFC 4716, RFC 7517",
         example=r"-----BEGIN (?:RSA |EC |OPENSSH |ENCRYPTED )?PRIVATE KEY-----\n[A-Za-z0-9+/]{64}\n[A-Za-z0-9+/]{64}",
+        keywords=("-----begin ",),
+        token_run=False,  # a header alone is refused
     ),
     SecretRule(
         "private-key",
         r"---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----" + _PEM_END,
         example=r"---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: rsa-key\n[A-Za-z0-9+/]{64}",
+        keywords=("---- begin ssh2 ",),
+        token_run=False,  # a header alone is refused
     ),
-    SecretRule("private-key", r"PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}"),
+    SecretRule(
+        "private-key",
+        TOKEN_START + r"PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}" + r"(?![A-Za-z0-9-])",
+        keywords=("putty-user-key-file-",),
+    ),
     # DER SEQUENCE, INTEGER 0 and the modulus (PKCS#1) or the RSA algorithm
     # (PKCS#8), in base64: public keys and certificates never start so.
-    SecretRule("private-key", r"MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+"),
-    SecretRule("private-key", r"MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+"),
-    SecretRule("private-key", r"MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+"),
-    SecretRule("private-key", r"MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+"),
-    SecretRule("private-key", r"MHcCAQEE[A-Za-z0-9+/]{40,400}+"),
-    SecretRule("private-key", r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+"),  # "openssh-key-v1"
+    SecretRule(
+        "private-key",
+        TOKEN_START + r"MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+",
+        keywords=("mii",),
+    ),
+    SecretRule(
+        "private-key",
+        TOKEN_START + r"MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+",
+        keywords=("mii",),
+    ),
+    SecretRule(
+        "private-key",
+        TOKEN_START + r"MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+" + r"(?![A-Za-z0-9+/])",
+        keywords=("mig",),
+    ),
+    SecretRule(
+        "private-key",
+        TOKEN_START + r"MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+" + r"(?![A-Za-z0-9+/])",
+        keywords=("mc4caqawbqydk2vw",),
+    ),
+    SecretRule(
+        "private-key",
+        TOKEN_START + r"MHcCAQEE[A-Za-z0-9+/]{40,400}+" + r"(?![A-Za-z0-9+/])",
+        keywords=("mhccaqee",),
+    ),
+    SecretRule(
+        "private-key",
+        TOKEN_START + r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+",
+        keywords=("b3blbnnzac1rzxktdje",),
+    ),  # "openssh-key-v1"
     SecretRule(
         "private-key",
         r"\"d\"[ \t]{0,8}+:[ \t]{0,8}+\"(?P<value>[A-Za-z0-9_-]{43,1000}+)\"",
         example=r"\{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"d\": \"[A-Za-z0-9_-]{43}\"\}",
+        judge="token-value",
+        keywords=('"d"',),
     ),  # JWK
     SecretRule(
         "age-secret-key",
-        r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}",
+        TOKEN_START + r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}" + r"(?![A-Za-z0-9])",
         "gitleaks age.go; age-encryption.org/v1 (bech32 AGE-SECRET-KEY-1)",
+        keywords=("age-secret-key-1",),
     ),
     # --- Cloud providers.
     SecretRule(
         "aws-access-key-id",
-        r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}",
+        TOKEN_START + r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}" + r"(?![A-Za-z0-9])",
         "gitleaks aws.go; trufflehog aws; AWS IAM docs (unique ID prefixes)",
+        keywords=("akia", "asia", "abia", "acca", "a3t"),
     ),
-    SecretRule("aws-secret-access-key", r"[A-Za-z0-9/+]{40}", "gitleaks aws.go; trufflehog aws", labels=("aws",)),
     SecretRule(
-        "amazon-bedrock-api-key", r"ABSK[A-Za-z0-9+/]{109,269}={0,2}", "gitleaks aws.go; AWS Bedrock API keys docs"
+        "aws-secret-access-key",
+        r"[A-Za-z0-9/+]{40}",
+        "gitleaks aws.go; trufflehog aws",
+        labels=("aws",),
+        judge="labelled",
     ),
-    SecretRule("amazon-bedrock-api-key", r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+"),
-    SecretRule("gcp-api-key", r"AIza[A-Za-z0-9_-]{35}", "gitleaks gcp.go; trufflehog gcp"),
+    SecretRule(
+        "amazon-bedrock-api-key",
+        TOKEN_START + r"ABSK[A-Za-z0-9+/]{109,269}={0,2}",
+        "gitleaks aws.go; AWS Bedrock API keys docs",
+        keywords=("absk",),
+    ),
+    SecretRule(
+        "amazon-bedrock-api-key",
+        TOKEN_START + r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+",
+        keywords=("bedrock-api-key-ymvkcm9jay5hbwf6b25hd3muy29t",),
+    ),
+    SecretRule(
+        "gcp-api-key",
+        TOKEN_START + r"AIza[A-Za-z0-9_-]{35}" + r"(?![A-Za-z0-9_-])",
+        "gitleaks gcp.go; trufflehog gcp",
+        keywords=("aiza",),
+    ),
     SecretRule(
         "google-oauth-client-secret",
-        r"GOCSPX-[A-Za-z0-9_-]{28}",
+        TOKEN_START + r"GOCSPX-[A-Za-z0-9_-]{28}" + r"(?![A-Za-z0-9_-])",
         "gitleaks gcp.go; trufflehog googleoauth2",
+        keywords=("gocspx-",),
     ),
     SecretRule(
-        "google-oauth-access-token", r"ya29\.[A-Za-z0-9_-]{30,2000}+", "gitleaks gcp.go; trufflehog googleoauth2"
+        "google-oauth-access-token",
+        TOKEN_START + r"ya29\.[A-Za-z0-9_-]{30,2000}+",
+        "gitleaks gcp.go; trufflehog googleoauth2",
+        keywords=("ya29.",),
     ),
     SecretRule(
         "azure-ad-client-secret",
@@ -2317,6 +2352,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + r"[A-Za-z0-9_~.-]{31,34}+(?![A-Za-z0-9_~.-])",
         "gitleaks azure.go; trufflehog azure_entra",
         example=r"[A-Za-z0-9]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}",
+        keywords=("q~",),
     ),
     # "=" anchors: the one-character lookbehind first turns away "==" runs.
     SecretRule(
@@ -2324,186 +2360,395 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"=(?<=[Yy]=)(?<=(?i:accountkey)=)[A-Za-z0-9+/]{86}==",
         "gitleaks azure.go; trufflehog azure_storage",
         example=r"DefaultEndpointsProtocol=https;AccountName=notes;AccountKey=[A-Za-z0-9+/]{86}==",
+        keywords=("accountkey=",),
     ),
     SecretRule(
         "azure-shared-access-key",
         r"=(?<=[Yy]=)(?:(?<=(?i:sharedaccesskey)=)|(?<=;(?i:accesskey)=))[A-Za-z0-9+/]{43}=",
         "gitleaks azure.go; Azure Service Bus SAS docs",
         example=r"Endpoint=sb://notes\.servicebus\.windows\.net/;SharedAccessKeyName=Root;SharedAccessKey=[A-Za-z0-9+/]{43}=",
+        keywords=("accesskey=",),
     ),
     SecretRule(
         "digitalocean-token",
-        r"do[opr]_v1_[a-f0-9]{64}",
+        TOKEN_START + r"do[opr]_v1_[a-f0-9]{64}" + r"(?![A-Za-z0-9])",
         "gitleaks digitalocean.go; trufflehog digitaloceanv2",
+        keywords=("do",),
     ),
-    SecretRule("alibaba-access-key-id", r"LTAI[A-Za-z0-9]{17,21}+", "gitleaks alibaba.go; trufflehog alibaba"),
     SecretRule(
-        "alibaba-secret-key", r"[A-Za-z0-9]{30}", "gitleaks alibaba.go; trufflehog alibaba", labels=("alibaba",)
+        "alibaba-access-key-id",
+        TOKEN_START + r"LTAI[A-Za-z0-9]{17,21}+" + r"(?![A-Za-z0-9])",
+        "gitleaks alibaba.go; trufflehog alibaba",
+        keywords=("ltai",),
     ),
-    SecretRule("heroku-api-key", r"HRKU-AA[A-Za-z0-9_-]{58}", "gitleaks heroku.go; trufflehog heroku"),
-    SecretRule("heroku-api-key", _UUID, labels=("heroku",)),
+    SecretRule(
+        "alibaba-secret-key",
+        r"[A-Za-z0-9]{30}",
+        "gitleaks alibaba.go; trufflehog alibaba",
+        labels=("alibaba",),
+        judge="labelled",
+    ),
+    SecretRule(
+        "heroku-api-key",
+        TOKEN_START + r"HRKU-AA[A-Za-z0-9_-]{58}" + r"(?![A-Za-z0-9_-])",
+        "gitleaks heroku.go; trufflehog heroku",
+        keywords=("hrku-aa",),
+    ),
+    SecretRule(
+        "heroku-api-key",
+        _UUID,
+        labels=("heroku",),
+        judge="labelled",
+    ),
     SecretRule(
         "cloudflare-api-key",
         r"[A-Za-z0-9_-]{40}|[a-f0-9]{37}",
         "gitleaks cloudflare.go; trufflehog cloudflareapitoken, cloudflareglobalapikey",
         labels=("cloudflare",),
         example=r"[A-Za-z0-9][A-Za-z0-9_-]{39}|[a-f0-9]{37}",
+        judge="labelled",
     ),
     SecretRule(
         "cloudflare-origin-ca-key",
-        r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
+        TOKEN_START + r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}" + r"(?![A-Za-z0-9])",
         "gitleaks cloudflare.go; trufflehog cloudflarecakey",
+        keywords=("v1.0-",),
     ),
-    SecretRule("flyio-token", r"fo1_[A-Za-z0-9_-]{43}", "gitleaks flyio.go; trufflehog flyio"),
-    SecretRule("flyio-token", r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+"),
+    SecretRule(
+        "flyio-token",
+        TOKEN_START + r"fo1_[A-Za-z0-9_-]{43}" + r"(?![A-Za-z0-9_-])",
+        "gitleaks flyio.go; trufflehog flyio",
+        keywords=("fo1_",),
+    ),
+    SecretRule(
+        "flyio-token",
+        TOKEN_START + r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+",
+        keywords=("fm",),
+    ),
     SecretRule(
         "databricks-token",
-        r"dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])",
+        TOKEN_START + r"dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])",
         "gitleaks databricks.go; trufflehog databrickstoken",
+        keywords=("dapi",),
     ),
     SecretRule(
         "openshift-token",
-        r"sha256~[A-Za-z0-9_-]{43}",
+        TOKEN_START + r"sha256~[A-Za-z0-9_-]{43}" + r"(?![A-Za-z0-9_-])",
         "gitleaks openshift.go; OpenShift OAuth docs (sha256~)",
+        keywords=("sha256~",),
     ),
-    SecretRule("scalingo-token", r"tk-us-[A-Za-z0-9_-]{48}", "gitleaks scalingo.go; Scalingo API token docs"),
+    SecretRule(
+        "scalingo-token",
+        TOKEN_START + r"tk-us-[A-Za-z0-9_-]{48}" + r"(?![A-Za-z0-9_-])",
+        "gitleaks scalingo.go; Scalingo API token docs",
+        keywords=("tk-us-",),
+    ),
     SecretRule(
         "planetscale-token",
-        r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+",
+        TOKEN_START + r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+" + r"(?![A-Za-z0-9_=.-])",
         "gitleaks planetscale.go; trufflehog planetscale",
+        keywords=("pscale_",),
     ),
-    SecretRule("pulumi-token", r"pul-[a-f0-9]{40}", "gitleaks pulumi.go; trufflehog pulumi"),
+    SecretRule(
+        "pulumi-token",
+        TOKEN_START + r"pul-[a-f0-9]{40}" + r"(?![A-Za-z0-9])",
+        "gitleaks pulumi.go; trufflehog pulumi",
+        keywords=("pul-",),
+    ),
     SecretRule(
         "terraform-cloud-token",
-        r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+",
+        r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+" + r"(?![A-Za-z0-9_=-])",
         "gitleaks hashicorp.go; trufflehog terraformcloudpersonaltoken",
         example=r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
+        keywords=(".atlasv1.",),
     ),
     SecretRule(
         "clickhouse-api-secret",
-        r"4b1d[A-Za-z0-9]{38}",
+        TOKEN_START + r"4b1d[A-Za-z0-9]{38}" + r"(?![A-Za-z0-9])",
         "gitleaks clickhouse.go; ClickHouse Cloud API keys docs",
+        keywords=("4b1d",),
     ),
     SecretRule(
         "tailscale-key",
-        r"tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9_]{6,64}+-[A-Za-z0-9_]{10,128}+",
+        TOKEN_START
+        + r"tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9_]{6,64}+-[A-Za-z0-9_]{10,128}+"
+        + r"(?![A-Za-z0-9_])",
         "trufflehog tailscale; Tailscale key prefixes docs",
+        keywords=("tskey-",),
     ),
     SecretRule(
         "supabase-token",
-        r"sbp_[a-z0-9]{40}",
+        TOKEN_START + r"sbp_[a-z0-9]{40}" + r"(?![A-Za-z0-9])",
         "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)",
+        keywords=("sbp_",),
     ),
-    SecretRule("supabase-token", r"sb_secret_[A-Za-z0-9_-]{31,64}+"),
-    SecretRule("netlify-token", r"nfp_[A-Za-z0-9_]{36,44}+", "gitleaks netlify.go; trufflehog netlify"),
+    SecretRule(
+        "supabase-token",
+        TOKEN_START + r"sb_secret_[A-Za-z0-9_-]{31,64}+" + r"(?![A-Za-z0-9_-])",
+        keywords=("sb_secret_",),
+    ),
+    SecretRule(
+        "netlify-token",
+        TOKEN_START + r"nfp_[A-Za-z0-9_]{36,44}+" + r"(?![A-Za-z0-9_])",
+        "gitleaks netlify.go; trufflehog netlify",
+        keywords=("nfp_",),
+    ),
     SecretRule(
         "render-api-key",
-        r"rnd_[A-Za-z0-9]{32}",
+        TOKEN_START + r"rnd_[A-Za-z0-9]{32}" + r"(?![A-Za-z0-9])",
         "Render API keys docs (rnd_); detect-secrets community rule",
+        keywords=("rnd_",),
     ),
     # --- Source hosts.
-    SecretRule("github-token", r"gh[pousr]_[A-Za-z0-9]{36,251}+", "gitleaks github.go; trufflehog github"),
-    SecretRule("github-token", r"github_pat_[A-Za-z0-9_]{60,251}+"),
+    SecretRule(
+        "github-token",
+        TOKEN_START + r"gh[pousr]_[A-Za-z0-9]{36,251}+" + r"(?![A-Za-z0-9])",
+        "gitleaks github.go; trufflehog github",
+        keywords=("gh",),
+    ),
+    SecretRule(
+        "github-token",
+        TOKEN_START + r"github_pat_[A-Za-z0-9_]{60,251}+" + r"(?![A-Za-z0-9_])",
+        keywords=("github_pat_",),
+    ),
     SecretRule(
         "gitlab-token",
-        r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,300}+",
+        TOKEN_START
+        + r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,300}+"
+        + r"(?![A-Za-z0-9_-])",
         "gitleaks gitlab.go; trufflehog gitlab",
+        keywords=("gl",),
     ),
-    SecretRule("gitlab-token", r"GR1348941[A-Za-z0-9_-]{20}"),
-    SecretRule("gitlab-token", r"_gitlab_session=[a-z0-9]{32}"),
-    SecretRule("atlassian-api-token", r"ATATT3[A-Za-z0-9_=-]{150,250}+", "gitleaks atlassian.go; trufflehog atlassian"),
-    SecretRule("atlassian-api-token", r"ATCTT3[A-Za-z0-9_=-]{150,250}+"),
+    SecretRule(
+        "gitlab-token",
+        TOKEN_START + r"GR1348941[A-Za-z0-9_-]{20}" + r"(?![A-Za-z0-9_-])",
+        keywords=("gr1348941",),
+    ),
+    SecretRule(
+        "gitlab-token",
+        r"_gitlab_session=[a-z0-9]{32}" + r"(?![A-Za-z0-9])",
+        keywords=("_gitlab_session=",),
+    ),
+    SecretRule(
+        "atlassian-api-token",
+        TOKEN_START + r"ATATT3[A-Za-z0-9_=-]{150,250}+" + r"(?![A-Za-z0-9_=-])",
+        "gitleaks atlassian.go; trufflehog atlassian",
+        keywords=("atatt3",),
+    ),
+    SecretRule(
+        "atlassian-api-token",
+        TOKEN_START + r"ATCTT3[A-Za-z0-9_=-]{150,250}+" + r"(?![A-Za-z0-9_=-])",
+        keywords=("atctt3",),
+    ),
     SecretRule(
         "sourcegraph-token",
-        r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
+        TOKEN_START + r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}" + r"(?![A-Za-z0-9])",
         "gitleaks sourcegraph.go; trufflehog sourcegraph",
+        keywords=("sgp_",),
     ),
     # --- CI, build and package registries.
-    SecretRule("npm-token", r"npm_[A-Za-z0-9]{36}", "gitleaks npm.go; trufflehog npmtokenv2"),
-    SecretRule("pypi-token", r"pypi-AgE[A-Za-z0-9_-]{60,1000}+", "gitleaks pypi.go; trufflehog pypi"),
-    SecretRule("rubygems-token", r"rubygems_[a-f0-9]{48}", "gitleaks rubygems.go; trufflehog rubygems"),
-    SecretRule("clojars-token", r"CLOJARS_[A-Za-z0-9]{60}", "gitleaks clojars.go; Clojars deploy token docs"),
+    SecretRule(
+        "npm-token",
+        TOKEN_START + r"npm_[A-Za-z0-9]{36}" + r"(?![A-Za-z0-9])",
+        "gitleaks npm.go; trufflehog npmtokenv2",
+        keywords=("npm_",),
+    ),
+    SecretRule(
+        "pypi-token",
+        TOKEN_START + r"pypi-AgE[A-Za-z0-9_-]{60,1000}+",
+        "gitleaks pypi.go; trufflehog pypi",
+        keywords=("pypi-age",),
+    ),
+    SecretRule(
+        "rubygems-token",
+        TOKEN_START + r"rubygems_[a-f0-9]{48}" + r"(?![A-Za-z0-9])",
+        "gitleaks rubygems.go; trufflehog rubygems",
+        keywords=("rubygems_",),
+    ),
+    SecretRule(
+        "clojars-token",
+        TOKEN_START + r"CLOJARS_[A-Za-z0-9]{60}" + r"(?![A-Za-z0-9])",
+        "gitleaks clojars.go; Clojars deploy token docs",
+        keywords=("clojars_",),
+    ),
     SecretRule(
         "docker-hub-token",
-        r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+",
+        TOKEN_START + r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+" + r"(?![A-Za-z0-9_-])",
         "trufflehog dockerhub; Docker Hub access token docs",
+        keywords=("dckr_",),
     ),
-    SecretRule("artifactory-token", r"AKCp[A-Za-z0-9]{69}", "gitleaks jfrog.go; trufflehog artifactory"),
-    SecretRule("artifactory-token", r"cmVmd[A-Za-z0-9]{59}"),
+    SecretRule(
+        "artifactory-token",
+        TOKEN_START + r"AKCp[A-Za-z0-9]{69}" + r"(?![A-Za-z0-9])",
+        "gitleaks jfrog.go; trufflehog artifactory",
+        keywords=("akcp",),
+    ),
+    SecretRule(
+        "artifactory-token",
+        TOKEN_START + r"cmVmd[A-Za-z0-9]{59}" + r"(?![A-Za-z0-9])",
+        keywords=("cmvmd",),
+    ),
     SecretRule(
         "octopus-deploy-api-key",
-        r"API-[A-Z0-9]{26}",
+        TOKEN_START + r"API-[A-Z0-9]{26}" + r"(?![A-Za-z0-9])",
         "gitleaks octopusdeploy.go; trufflehog octopusdeploy",
+        keywords=("api-",),
     ),
     SecretRule(
-        "circleci-token", r"CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+", "trufflehog circleci; CircleCI personal API token docs"
+        "circleci-token",
+        TOKEN_START + r"CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+" + r"(?![A-Za-z0-9_])",
+        "trufflehog circleci; CircleCI personal API token docs",
+        keywords=("ccip",),
     ),
-    SecretRule("buildkite-token", r"bkua_[a-z0-9]{40}", "trufflehog buildkite; Buildkite API access token docs"),
-    SecretRule("sonarqube-token", r"sq[upa]_[a-f0-9]{40}", "gitleaks sonar.go; trufflehog sonarcloud"),
-    SecretRule("prefect-token", r"pnu_[A-Za-z0-9]{36}", "gitleaks prefect.go; trufflehog prefect"),
-    SecretRule("readme-token", r"rdme_[a-z0-9]{70}", "gitleaks readme.go; trufflehog readme"),
-    SecretRule("postman-token", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}", "gitleaks postman.go; trufflehog postman"),
+    SecretRule(
+        "buildkite-token",
+        TOKEN_START + r"bkua_[a-z0-9]{40}" + r"(?![A-Za-z0-9])",
+        "trufflehog buildkite; Buildkite API access token docs",
+        keywords=("bkua_",),
+    ),
+    SecretRule(
+        "sonarqube-token",
+        TOKEN_START + r"sq[upa]_[a-f0-9]{40}" + r"(?![A-Za-z0-9])",
+        "gitleaks sonar.go; trufflehog sonarcloud",
+        keywords=("sq",),
+    ),
+    SecretRule(
+        "prefect-token",
+        TOKEN_START + r"pnu_[A-Za-z0-9]{36}" + r"(?![A-Za-z0-9])",
+        "gitleaks prefect.go; trufflehog prefect",
+        keywords=("pnu_",),
+    ),
+    SecretRule(
+        "readme-token",
+        TOKEN_START + r"rdme_[a-z0-9]{70}" + r"(?![A-Za-z0-9])",
+        "gitleaks readme.go; trufflehog readme",
+        keywords=("rdme_",),
+    ),
+    SecretRule(
+        "postman-token",
+        TOKEN_START + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + r"(?![A-Za-z0-9])",
+        "gitleaks postman.go; trufflehog postman",
+        keywords=("pmak-",),
+    ),
     SecretRule(
         "infracost-token",
         # Not after a ".": "favicon.ico-<hash>.png" is an asset's name.
-        r"ico-(?<![A-Za-z0-9_.-]ico-)[A-Za-z0-9]{32}",
+        r"ico-(?<![A-Za-z0-9_.-]ico-)[A-Za-z0-9]{32}" + r"(?![A-Za-z0-9])",
         "gitleaks infracost.go; Infracost API key docs",
         example=r"ico-[A-Za-z0-9]{32}",
+        keywords=("ico-",),
     ),
     SecretRule(
         "harness-token",
-        r"at\.(?<=[ps]at\.)" + _token_start(r"[ps]at\.") + r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
+        r"at\.(?<=[ps]at\.)"
+        + _token_start(r"[ps]at\.")
+        + r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"
+        + r"(?![A-Za-z0-9])",
         "gitleaks harness.go; trufflehog harness",
         example=r"[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
+        keywords=("at.",),
     ),
     # --- Payment and commerce.
     SecretRule(
-        "stripe-api-key", r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+", "gitleaks stripe.go; trufflehog stripe"
+        "stripe-api-key",
+        TOKEN_START + r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+" + r"(?![A-Za-z0-9])",
+        "gitleaks stripe.go; trufflehog stripe",
+        keywords=("sk_",),
     ),
-    SecretRule("stripe-api-key", r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+"),
-    SecretRule("stripe-api-key", r"whsec_[A-Za-z0-9]{32,128}+"),
-    SecretRule("square-token", r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+", "gitleaks square.go; trufflehog square"),
-    SecretRule("square-token", r"EAAA[A-Za-z0-9_-]{60}"),
+    SecretRule(
+        "stripe-api-key",
+        TOKEN_START + r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+" + r"(?![A-Za-z0-9])",
+        keywords=("rk_",),
+    ),
+    SecretRule(
+        "stripe-api-key",
+        TOKEN_START + r"whsec_[A-Za-z0-9]{32,128}+" + r"(?![A-Za-z0-9])",
+        keywords=("whsec_",),
+    ),
+    SecretRule(
+        "square-token",
+        TOKEN_START + r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+" + r"(?![A-Za-z0-9_-])",
+        "gitleaks square.go; trufflehog square",
+        keywords=("sq0",),
+    ),
+    SecretRule(
+        "square-token",
+        TOKEN_START + r"EAAA[A-Za-z0-9_-]{60}" + r"(?![A-Za-z0-9_-])",
+        keywords=("eaaa",),
+    ),
     SecretRule(
         "braintree-access-token",
-        r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
+        TOKEN_START + r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}" + r"(?![A-Za-z0-9])",
         "trufflehog braintreepayments; Braintree access token docs",
+        keywords=("access_token$",),
     ),
     SecretRule(
         "flutterwave-secret-key",
-        r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
+        TOKEN_START + r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
         "gitleaks flutterwave.go; trufflehog flutterwave",
+        keywords=("flwseck",),
     ),
-    SecretRule("shopify-token", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "gitleaks shopify.go; trufflehog shopify"),
+    SecretRule(
+        "shopify-token",
+        TOKEN_START + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + r"(?![A-Za-z0-9])",
+        "gitleaks shopify.go; trufflehog shopify",
+        keywords=("shp",),
+    ),
     SecretRule(
         "plaid-access-token",
-        r"access-(?:sandbox|development|production)-" + _UUID,
+        TOKEN_START + r"access-(?:sandbox|development|production)-" + _UUID + r"(?![A-Za-z0-9])",
         "gitleaks plaid.go; trufflehog plaidkey",
+        keywords=("access-",),
     ),
     SecretRule(
         "duffel-token",
-        r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}",
+        TOKEN_START + r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}" + r"(?![A-Za-z0-9_=-])",
         "gitleaks duffel.go; trufflehog duffeltoken",
+        keywords=("duffel_",),
     ),
-    SecretRule("shippo-token", r"shippo_(?:live|test)_[a-fA-F0-9]{40}", "gitleaks shippo.go; trufflehog shippo"),
-    SecretRule("easypost-token", r"EZ[AT]K[A-Za-z0-9]{54}", "gitleaks easypost.go; EasyPost API keys docs"),
     SecretRule(
-        "facebook-access-token", r"EAA[MC][A-Za-z0-9]{100,1000}+", "gitleaks facebook.go; trufflehog facebookoauth"
+        "shippo-token",
+        TOKEN_START + r"shippo_(?:live|test)_[a-fA-F0-9]{40}" + r"(?![A-Za-z0-9])",
+        "gitleaks shippo.go; trufflehog shippo",
+        keywords=("shippo_",),
+    ),
+    SecretRule(
+        "easypost-token",
+        TOKEN_START + r"EZ[AT]K[A-Za-z0-9]{54}" + r"(?![A-Za-z0-9])",
+        "gitleaks easypost.go; EasyPost API keys docs",
+        keywords=("ez",),
+    ),
+    SecretRule(
+        "facebook-access-token",
+        TOKEN_START + r"EAA[MC][A-Za-z0-9]{100,1000}+",
+        "gitleaks facebook.go; trufflehog facebookoauth",
+        keywords=("eaa",),
     ),
     SecretRule(
         "razorpay-key",
-        r"rzp_(?:live|test)_[A-Za-z0-9]{14}",
+        TOKEN_START + r"rzp_(?:live|test)_[A-Za-z0-9]{14}" + r"(?![A-Za-z0-9])",
         "trufflehog razorpay; Razorpay API keys docs",
+        keywords=("rzp_",),
     ),
     # --- Messaging and chat.
     SecretRule(
-        "slack-token", r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+", "gitleaks slack.go; trufflehog slack"
+        "slack-token",
+        TOKEN_START + r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+" + r"(?![A-Za-z0-9-])",
+        "gitleaks slack.go; trufflehog slack",
+        keywords=("xox",),
     ),
-    SecretRule("slack-token", r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+"),
+    SecretRule(
+        "slack-token",
+        TOKEN_START + r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+" + r"(?![A-Za-z0-9-])",
+        keywords=("xapp-",),
+    ),
     SecretRule(
         "slack-webhook",
-        r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+",
+        TOKEN_START
+        + r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+"
+        + r"(?![A-Za-z0-9_+/-])",
         "gitleaks slack.go; trufflehog slackwebhook",
+        keywords=("hooks.slack.com/",),
     ),
     # [MNO] and 23 or 25 characters (a base64 user ID), ".", 6, ".", 27 to 38;
     # anchored on the first dot, the ID checked behind.
@@ -2514,147 +2759,248 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + _token_start(r"[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.")
         + r"|(?<=[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.)"
         + _token_start(r"[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.")
-        + r")[A-Za-z0-9_-]{27,38}+",
+        + r")[A-Za-z0-9_-]{27,38}+"
+        + r"(?![A-Za-z0-9_-])",
         "gitleaks discord.go; trufflehog discordbottoken",
         example=r"[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
     ),
     SecretRule(
-        "discord-api-key", r"[a-f0-9]{64}", "gitleaks discord.go; trufflehog discordbottoken", labels=("discord",)
+        "discord-api-key",
+        r"[a-f0-9]{64}",
+        "gitleaks discord.go; trufflehog discordbottoken",
+        labels=("discord",),
+        judge="labelled",
     ),
     SecretRule(
         "discord-webhook",
-        r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}",
+        TOKEN_START + r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}" + r"(?![A-Za-z0-9_-])",
         "gitleaks discord.go; trufflehog discordwebhook",
+        keywords=("discord",),
     ),
     SecretRule(
         "telegram-bot-token",
-        r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}",
+        r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}" + r"(?![A-Za-z0-9_-])",
         "gitleaks telegram.go; trufflehog telegrambottoken",
         example=r"[0-9]{8,10}:A[A-Za-z0-9_-]{34}",
+        keywords=(":a",),
     ),
-    SecretRule("twilio-api-key", r"SK[0-9a-fA-F]{32}", "gitleaks twilio.go; trufflehog twilioapikey"),
+    SecretRule(
+        "twilio-api-key",
+        TOKEN_START + r"SK[0-9a-fA-F]{32}" + r"(?![A-Za-z0-9])",
+        "gitleaks twilio.go; trufflehog twilioapikey",
+        keywords=("sk",),
+    ),
     SecretRule(
         "sendgrid-api-key",
-        r"SG\.[A-Za-z0-9_-]{20,24}+\.[A-Za-z0-9_-]{39,50}+",
+        TOKEN_START + r"SG\.[A-Za-z0-9_-]{20,24}+\.[A-Za-z0-9_-]{39,50}+" + r"(?![A-Za-z0-9_-])",
         "gitleaks sendgrid.go; trufflehog sendgrid",
+        keywords=("sg.",),
     ),
     SecretRule(
         "brevo-api-key",
-        r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}",
+        TOKEN_START + r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}" + r"(?![A-Za-z0-9])",
         "gitleaks sendinblue.go; trufflehog sendinbluev2",
+        keywords=("xkeysib-", "xsmtpsib-"),
     ),
-    SecretRule("mailgun-api-key", r"key-[a-z0-9]{32}", "gitleaks mailgun.go; trufflehog mailgun"),
+    SecretRule(
+        "mailgun-api-key",
+        TOKEN_START + r"key-[a-z0-9]{32}" + r"(?![A-Za-z0-9])",
+        "gitleaks mailgun.go; trufflehog mailgun",
+        keywords=("key-",),
+    ),
     SecretRule(
         "mailchimp-api-key",
         r"-us(?<=[0-9a-f]{32}-us)" + _token_start(r"[0-9a-f]{32}-us", "[A-Za-z0-9]") + r"[0-9]{1,2}(?![A-Za-z0-9])",
         "gitleaks mailchimp.go; trufflehog mailchimp",
         example=r"[0-9a-f]{32}-us[0-9]{1,2}",
+        keywords=("-us",),
     ),
     SecretRule(
         "microsoft-teams-webhook",
         r"\.webhook\.office\.com/webhookb2/[A-Za-z0-9@-]{60,120}+/IncomingWebhook/[A-Za-z0-9]{32}/",
         "gitleaks teams.go; trufflehog microsoftteamswebhook",
+        keywords=(".webhook.office.com/webhookb2/",),
     ),
     # --- AI and ML providers.
     SecretRule(
         "anthropic-api-key",
-        r"sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_-]{80,120}+",
+        TOKEN_START + r"sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_-]{80,120}+" + r"(?![A-Za-z0-9_-])",
         "gitleaks anthropic.go; trufflehog anthropic",
+        keywords=("sk-ant-",),
     ),
     SecretRule(
-        "openai-api-key", r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}+", "gitleaks openai.go; trufflehog openai"
+        "openai-api-key",
+        TOKEN_START + r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}+" + r"(?![A-Za-z0-9_-])",
+        "gitleaks openai.go; trufflehog openai",
+        keywords=("sk-",),
     ),
     # Other "sk-" keys (legacy OpenAI, DeepSeek, OpenRouter and kin): judged,
     # so that "sk-learn" or a kebab-case name is not a key.
     SecretRule(
         "sk-api-key",
-        r"sk-(?P<value>[A-Za-z0-9_-]{32,300}+)",
+        TOKEN_START + r"sk-(?P<value>[A-Za-z0-9_-]{32,300}+)",
         "trufflehog deepseek, openrouter, openai (legacy sk-)",
         example=r"sk-[A-Za-z0-9]{48}",
+        judge="token-value",
+        keywords=("sk-",),
     ),
-    SecretRule("huggingface-token", r"hf_[A-Za-z0-9]{34,40}+", "gitleaks huggingface.go; trufflehog huggingface"),
-    SecretRule("huggingface-token", r"api_org_[A-Za-z]{34}"),
-    SecretRule("groq-api-key", r"gsk_[A-Za-z0-9]{52}", "trufflehog groq; console.groq.com API keys (gsk_ + 52)"),
+    SecretRule(
+        "huggingface-token",
+        TOKEN_START + r"hf_[A-Za-z0-9]{34,40}+" + r"(?![A-Za-z0-9])",
+        "gitleaks huggingface.go; trufflehog huggingface",
+        keywords=("hf_",),
+    ),
+    SecretRule(
+        "huggingface-token",
+        TOKEN_START + r"api_org_[A-Za-z]{34}" + r"(?![A-Za-z0-9])",
+        keywords=("api_org_",),
+    ),
+    SecretRule(
+        "groq-api-key",
+        TOKEN_START + r"gsk_[A-Za-z0-9]{52}" + r"(?![A-Za-z0-9])",
+        "trufflehog groq; console.groq.com API keys (gsk_ + 52)",
+        keywords=("gsk_",),
+    ),
     SecretRule(
         "perplexity-api-key",
-        r"pplx-[A-Za-z0-9]{48}",
+        TOKEN_START + r"pplx-[A-Za-z0-9]{48}" + r"(?![A-Za-z0-9])",
         "gitleaks perplexity.go; Perplexity API docs (pplx-)",
+        keywords=("pplx-",),
     ),
     SecretRule(
         "replicate-api-token",
-        r"r8_[A-Za-z0-9_-]{37}",
+        TOKEN_START + r"r8_[A-Za-z0-9_-]{37}" + r"(?![A-Za-z0-9_-])",
         "trufflehog replicate; Replicate API tokens docs (r8_)",
+        keywords=("r8_",),
     ),
     SecretRule(
         "langsmith-api-key",
-        r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}",
+        TOKEN_START + r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}" + r"(?![A-Za-z0-9])",
         "trufflehog langsmith; LangSmith API keys docs",
+        keywords=("lsv2_",),
     ),
-    SecretRule("xai-api-key", r"xai-[A-Za-z0-9_]{70,90}+", "trufflehog xai; x.ai console API keys"),
+    SecretRule(
+        "xai-api-key",
+        TOKEN_START + r"xai-[A-Za-z0-9_]{70,90}+" + r"(?![A-Za-z0-9_])",
+        "trufflehog xai; x.ai console API keys",
+        keywords=("xai-",),
+    ),
     SecretRule(
         "pinecone-api-key",
-        r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+",
+        TOKEN_START + r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+" + r"(?![A-Za-z0-9])",
         "trufflehog pinecone; Pinecone API keys docs (pcsk_)",
+        keywords=("pcsk_",),
     ),
     # --- Observability and SaaS APIs.
     SecretRule(
         "grafana-token",
-        r"glc_[A-Za-z0-9+/]{32,400}+={0,2}",
+        TOKEN_START + r"glc_[A-Za-z0-9+/]{32,400}+={0,2}",
         "gitleaks grafana.go; trufflehog grafana, grafanaserviceaccount",
+        keywords=("glc_",),
     ),
-    SecretRule("grafana-token", r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
-    SecretRule("grafana-token", r"eyJrIjoi[A-Za-z0-9]{70,400}+"),
+    SecretRule(
+        "grafana-token",
+        TOKEN_START + r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + r"(?![A-Za-z0-9])",
+        keywords=("glsa_",),
+    ),
+    SecretRule(
+        "grafana-token",
+        TOKEN_START + r"eyJrIjoi[A-Za-z0-9]{70,400}+" + r"(?![A-Za-z0-9])",
+        keywords=("eyjrijoi",),
+    ),
     SecretRule(
         "dynatrace-token",
-        r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
+        TOKEN_START + r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}" + r"(?![A-Za-z0-9])",
         "gitleaks dynatrace.go; Dynatrace access token format docs",
+        keywords=("dt0c01.",),
     ),
     SecretRule(
         "new-relic-key",
-        r"NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
+        TOKEN_START + r"NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
         "gitleaks newrelic.go; trufflehog newrelicpersonalapikey, newrelicinsightsinsertkey",
+        keywords=("nr",),
     ),
     SecretRule(
         "sentry-token",
-        r"sntryu_[a-f0-9]{64}",
+        TOKEN_START + r"sntryu_[a-f0-9]{64}" + r"(?![A-Za-z0-9])",
         "gitleaks sentry.go; trufflehog sentrytoken, sentryorgtoken",
+        keywords=("sntryu_",),
     ),
-    SecretRule("sentry-token", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+"),
-    SecretRule("notion-token", r"ntn_[0-9]{11}[A-Za-z0-9]{35}", "gitleaks notion.go; trufflehog notion"),
-    SecretRule("notion-token", r"secret_[A-Za-z0-9]{43}"),  # integration tokens before ntn_
+    SecretRule(
+        "sentry-token",
+        TOKEN_START + r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+" + r"(?![A-Za-z0-9_=+/])",
+        keywords=("sntrys_eyj",),
+    ),
+    SecretRule(
+        "notion-token",
+        TOKEN_START + r"ntn_[0-9]{11}[A-Za-z0-9]{35}" + r"(?![A-Za-z0-9])",
+        "gitleaks notion.go; trufflehog notion",
+        keywords=("ntn_",),
+    ),
+    SecretRule(
+        "notion-token",
+        TOKEN_START + r"secret_[A-Za-z0-9]{43}" + r"(?![A-Za-z0-9])",
+        keywords=("secret_",),
+    ),  # integration tokens before ntn_
     SecretRule(
         "airtable-token",
-        r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
+        TOKEN_START + r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + r"(?![A-Za-z0-9])",
         "gitleaks airtable.go; trufflehog airtablepersonalaccesstoken",
+        keywords=("pat",),
     ),
-    SecretRule("typeform-token", r"tfp_[A-Za-z0-9_.=-]{40,59}+", "gitleaks typeform.go; trufflehog typeform"),
-    SecretRule("frameio-token", r"fio-u-[A-Za-z0-9_=-]{64}", "gitleaks frameio.go; trufflehog frameio"),
-    SecretRule("adobe-client-secret", r"p8e-[A-Za-z0-9]{32}", "gitleaks adobe.go; trufflehog adobeio"),
+    SecretRule(
+        "typeform-token",
+        TOKEN_START + r"tfp_[A-Za-z0-9_.=-]{40,59}+" + r"(?![A-Za-z0-9_=.-])",
+        "gitleaks typeform.go; trufflehog typeform",
+        keywords=("tfp_",),
+    ),
+    SecretRule(
+        "frameio-token",
+        TOKEN_START + r"fio-u-[A-Za-z0-9_=-]{64}" + r"(?![A-Za-z0-9_=-])",
+        "gitleaks frameio.go; trufflehog frameio",
+        keywords=("fio-u-",),
+    ),
+    SecretRule(
+        "adobe-client-secret",
+        TOKEN_START + r"p8e-[A-Za-z0-9]{32}" + r"(?![A-Za-z0-9])",
+        "gitleaks adobe.go; trufflehog adobeio",
+        keywords=("p8e-",),
+    ),
     SecretRule(
         "mapbox-secret-token",
-        r"sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+",
+        TOKEN_START + r"sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+" + r"(?![A-Za-z0-9_-])",
         "gitleaks mapbox.go; trufflehog mapbox",
+        keywords=("sk.eyj",),
     ),
-    SecretRule("linear-api-key", r"lin_api_[A-Za-z0-9]{40}", "gitleaks linear.go; trufflehog linearapi"),
+    SecretRule(
+        "linear-api-key",
+        TOKEN_START + r"lin_api_[A-Za-z0-9]{40}" + r"(?![A-Za-z0-9])",
+        "gitleaks linear.go; trufflehog linearapi",
+        keywords=("lin_api_",),
+    ),
     SecretRule(
         "chieftools-token",
-        r"ct[por]_[A-Za-z0-9]{30,248}+",
+        TOKEN_START + r"ct[por]_[A-Za-z0-9]{30,248}+" + r"(?![A-Za-z0-9])",
         "Chief Tools API docs (ctp_, cto_, ctr_); GitHub secret scanning partner list",
+        keywords=("ct",),
     ),
     SecretRule(
         "settlemint-token",
-        r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}",
+        TOKEN_START + r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}" + r"(?![A-Za-z0-9])",
         "gitleaks settlemint.go; SettleMint access token docs",
+        keywords=("sm_",),
     ),
     SecretRule(
         "castai-api-key",
-        r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}",
+        TOKEN_START + r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}" + r"(?![A-Za-z0-9])",
         "CAST AI API docs (castai_v1_); GitHub secret scanning partner list",
+        keywords=("castai_v1_",),
     ),
     SecretRule(
         "defined-networking-token",
-        r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}",
+        TOKEN_START + r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}" + r"(?![A-Za-z0-9_=-])",
         "gitleaks definednetworking.go; Defined Networking API docs",
+        keywords=("dnkey-",),
     ),
     SecretRule(
         "maxmind-license-key",
@@ -2663,58 +3009,84 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + r"(?![A-Za-z0-9])",
         "gitleaks maxmind.go; trufflehog maxmindlicense",
         example=r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk",
+        keywords=("_mmk",),
     ),
     SecretRule(
         "intra42-client-secret",
-        r"s-s4t2(?:ud|af)-[a-f0-9]{64}",
+        TOKEN_START + r"s-s4t2(?:ud|af)-[a-f0-9]{64}" + r"(?![A-Za-z0-9])",
         "gitleaks intra42.go; trufflehog intra42",
+        keywords=("s-s4t2",),
     ),
     SecretRule(
-        "figma-token", r"figd_[A-Za-z0-9_-]{40,48}+", "trufflehog figmapersonalaccesstoken; Figma PAT docs (figd_)"
+        "figma-token",
+        TOKEN_START + r"figd_[A-Za-z0-9_-]{40,48}+" + r"(?![A-Za-z0-9_-])",
+        "trufflehog figmapersonalaccesstoken; Figma PAT docs (figd_)",
+        keywords=("figd_",),
     ),
     SecretRule(
         "contentful-token",
-        r"CFPAT-[A-Za-z0-9_-]{43,48}+",
+        TOKEN_START + r"CFPAT-[A-Za-z0-9_-]{43,48}+" + r"(?![A-Za-z0-9_-])",
         "gitleaks contentful.go; trufflehog contentfulpersonalaccesstoken",
+        keywords=("cfpat-",),
     ),
-    SecretRule("hubspot-token", r"pat-(?:na|eu|ap)[0-9]-" + _UUID, "gitleaks hubspot.go; trufflehog hubspot_apikey"),
+    SecretRule(
+        "hubspot-token",
+        TOKEN_START + r"pat-(?:na|eu|ap)[0-9]-" + _UUID + r"(?![A-Za-z0-9])",
+        "gitleaks hubspot.go; trufflehog hubspot_apikey",
+        keywords=("pat-",),
+    ),
     # --- Secret managers.
     SecretRule(
-        "vault-token", r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+", "gitleaks hashicorp_vault.go; trufflehog hashicorpvault"
+        "vault-token",
+        TOKEN_START + r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+" + r"(?![A-Za-z0-9_-])",
+        "gitleaks hashicorp_vault.go; trufflehog hashicorpvault",
+        keywords=("hv",),
     ),
     SecretRule(
-        "vault-token", r"s\.[A-Za-z0-9]{24}", labels=("vault",)
+        "vault-token",
+        r"s\.[A-Za-z0-9]{24}",
+        labels=("vault",),
+        judge="labelled",
     ),  # legacy tokens: only labelled, "s." is too common
     SecretRule(
         "doppler-token",
-        r"dp\.(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+",
+        TOKEN_START
+        + r"dp\.(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+"
+        + r"(?![A-Za-z0-9])",
         "gitleaks doppler.go; trufflehog doppler",
+        keywords=("dp.",),
     ),
     SecretRule(
         "onepassword-secret-key",
-        r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
+        TOKEN_START
+        + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"
+        + r"(?![A-Za-z0-9])",
         "gitleaks 1password.go; 1Password Secret Key docs (A3-)",
+        keywords=("a3-",),
     ),
     SecretRule(
         "onepassword-service-account-token",
-        r"ops_eyJ[A-Za-z0-9+/]{250,4000}+",
+        TOKEN_START + r"ops_eyJ[A-Za-z0-9+/]{250,4000}+",
         "gitleaks 1password.go; 1Password service accounts docs (ops_eyJ)",
+        keywords=("ops_eyj",),
     ),
     # --- Credentials in any text.  Last, so that a token with a shape of
     # its own is named after it when it is also the value of an assignment.
     SecretRule(
         "jwt",
-        r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+",
+        TOKEN_START + r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+",
         "gitleaks jwt.go; trufflehog jwt; RFC 7519",
+        keywords=("eyj",),
     ),
     # A JWT base64-encoded once more (a header's first claim, encoded twice).
     SecretRule(
         "jwt",
-        r"ZXlK(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
+        TOKEN_START + r"ZXlK(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
         r"|bGJtTWlPaU|cWEzVWlPaU|cWQyc2lPb|cGMzTWlPaU|cGRpSTZJ|cmFXUWlP|clpYbGZiM0J6SWpwY|cmRIa2lPaUp"
         r"|dWIyNWpaU0k2|d01tTWlP|d01uTWlPaU|d2NIUWlPaU|emRXSWlPaU|emRuUWlP|MFlXY2lPaU|MGVYQWlPaUp|MWNtd2l"
         r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
         r"|NE5YVWlPaU|NmFYQWlPaU)[A-Za-z0-9/_+-]{40,8000}+",
+        keywords=("zxlk",),
     ),
     # A Kubernetes Secret: the first value under data: (base64) or
     # stringData:, whatever its key, in a text that says kind: Secret.
@@ -2727,6 +3099,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         keywords=("kind: secret",),
         within="kind: Secret",
         example=r"kind: Secret\ndata:\n  config\.json: [A-Za-z0-9+/]{40}==\n",
+        judge="part",
     ),
     # scheme://user:password@host, any scheme; the user may be empty
     # (redis://:…@), the password may hold an unencoded "/" or "#".
@@ -2735,6 +3108,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"://(?P<user>[^\s/?#@:\[\x00]{0,128}+):(?P<secret>[^\s/?#@\x00]{1,256}+(?:[/#][^\s/?#@\x00]{0,256}+){0,4}+)@",
         "gitleaks generic.go (url); trufflehog uri; RFC 3986 userinfo",
         example=r"https://deploy:[A-Za-z0-9]{14}@git\.example\.org/team/repo",
+        judge="url-part",
+        keywords=("://",),
     ),
     # ;Password=… in ADO.NET, ODBC and JDBC strings, ?password=… in URLs.
     SecretRule(
@@ -2744,6 +3119,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?P<secret>\"[^\"\x00\n]{1,128}+\"|'[^'\x00\n]{1,128}+'|\{[^}\x00\n]{1,128}+\}|[^\s;&\"'\x00]{1,128}+)",
         "trufflehog jdbc; ADO.NET, ODBC and JDBC connection string docs",
         example=r"Server=db\.internal;Database=app;User Id=sa;Password=[A-Za-z0-9]{14};",
+        judge="part",
+        keywords=("password=", "passwd=", "pwd="),
     ),
     # --password=…, --api-key …, --db.password …, -passout pass:… (openssl),
     # -p… and -p'…' (mysql; not -pi/2 or -pthread; read up to the next "=-p",
@@ -2765,20 +3142,25 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus, sshpass, sqlcmd,"
         " mosquitto and zip",
         example=r"--password=[A-Za-z0-9]{14}",
+        judge="assigned-value",
+        keywords=("-",),
     ),
     # Command-specific password flags: redis-cli -a, ldapsearch -w, and the
     # user/password@service of sqlplus.
     SecretRule(
         "credential-flag",
-        _password_flag_after("redis-cli", 128, 12, "-a"),
+        TOKEN_START + _password_flag_after("redis-cli", 128, 12, "-a"),
         keywords=_flag_keywords("-a"),
         example=r"redis-cli -h cache\.internal -a [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
     SecretRule(
         "credential-flag",
-        _password_flag_after(r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", 256, 16, "-w"),
+        TOKEN_START
+        + _password_flag_after(r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", 256, 16, "-w"),
         keywords=_flag_keywords("-w"),
         example=r"ldapsearch -x -D cn=admin,dc=example,dc=org -w [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
     # -P where it is a password, not a port (as in mysql and ssh): sqlcmd
     # (SQL Server), mosquitto's clients, zip and unzip.
@@ -2787,22 +3169,25 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         _password_flag_after(r"(?:sqlcmd|mosquitto_(?:pub|sub|rr)|zip|unzip)", 128, 12, "-P"),
         keywords=_flag_keywords("-P"),
         example=r"sqlcmd -S db -U sa -P [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
     # A password piped to a command that reads it on standard input: sudo
     # -S, docker (podman, helm, oras) login --password-stdin, passwd
     # --stdin, gh auth login --with-token; and user:password to chpasswd.
     SecretRule(
         "credential-flag",
-        _ECHO + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
+        TOKEN_START + _ECHO + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
         "the manuals of sudo(8), chpasswd(8), passwd(1), docker login and gh auth login",
         keywords=("echo",),
         example=r"echo [A-Za-z0-9]{14} \| docker login -u ci --password-stdin",
+        judge="assigned-value",
     ),
     SecretRule(
         "credential-flag",
-        _PRINTF + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
+        TOKEN_START + _PRINTF + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
         keywords=("printf",),
         example=r"printf '%s\\n' [A-Za-z0-9]{14} \| sudo -S id",
+        judge="assigned-value",
     ),
     # The same with a here-string: sudo -S id <<< '…'.  What stands before
     # "<<<" is read at once, not one character and one try at a time: no
@@ -2814,13 +3199,17 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?:" + _STDIN_FLAGS + r")(?:(?!" + _STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<[ \t]*+(?P<password>)" + _VALUE,
         keywords=("<<<",),
         example=r"docker login -u ci --password-stdin <<< [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
     SecretRule(
         "credential-flag",
-        _ECHO + r"[\"']?+[A-Za-z_][A-Za-z0-9_.-]{0,31}+:(?P<password>)(?P<value>[^\s\"'`:|\x00]{1,256}+)[\"']?+"
+        TOKEN_START
+        + _ECHO
+        + r"[\"']?+[A-Za-z_][A-Za-z0-9_.-]{0,31}+:(?P<password>)(?P<value>[^\s\"'`:|\x00]{1,256}+)[\"']?+"
         r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?+chpasswd",
         keywords=("echo",),
         example=r"echo \"deploy:[A-Za-z0-9]{14}\" \| chpasswd",
+        judge="assigned-value",
     ),
     # Windows: net use \\host\share <password> /user:<name>, or the
     # password after /user:<name> (/u: for short), in any case.
@@ -2830,6 +3219,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "net use (Windows command reference)",
         keywords=("net use", "net.exe use"),
         example=r"net use Z: \\\\nas\\backup /user:admin [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
     SecretRule(
         "credential-flag",
@@ -2841,22 +3231,26 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + ")",
         keywords=("net use", "net.exe use"),
         example=r"net use Z: \\\\nas\\backup [A-Za-z0-9]{14} /user:admin",
+        judge="assigned-value",
     ),
     # vault login <token>, after any flags; key=value pairs after it are
     # the auth method's, read by the key row.
     SecretRule(
         "credential-flag",
-        r"vault[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
+        TOKEN_START + r"vault[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
         rf"(?![^{_BARE_VALUE_END}=]{{0,256}}+=)(?P<password>)" + _VALUE,
         "vault login (HashiCorp Vault CLI docs)",
         keywords=("vault",),
         example=r"vault login [A-Za-z0-9]{24}",
+        judge="assigned-value",
     ),
     SecretRule(
         "credential-flag",
-        r"sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
+        TOKEN_START + r"sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
         r"(?P<value>[^\s@/\"'\x00]{6,128}+)(?![^\s@\x00])",
         example=r"sqlplus -s scott/[A-Za-z0-9]{12}@orcl",
+        judge="assigned-value",
+        keywords=("sqlplus",),
     ),
     # key = value in code, JSON, YAML, INI, .env and `export`, HTTP headers
     # (Authorization: Bearer …, X-Api-Key: …), XML and prose ("the password
@@ -2866,8 +3260,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + _NUMBER_ASSIGNED + _ASSIGNMENT + _VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
         keywords=("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth"),
-        counted=1,
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
+        judge="assigned-value",
     ),
     # The short key words pw, psk (a Wi-Fi network's pre-shared key) and pat
     # (a personal access token), as the last word of a key, before ":", "="
@@ -2883,11 +3277,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + _PROSE_FOR
         + r"))"
         r"[ \t]{0,8}+" + _VALUE,
-        # "pw" only before what may join it to a value: every "pwd" holds "pw",
-        # and a text of them would be searched for nothing.
-        keywords=("pw:", "pw=", "pw ", 'pw"', "pw'", "psk", "pat"),
-        counted=1,
+        keywords=("pw", "psk", "pat"),
         example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
+        judge="assigned-value",
     ),
     # The same with "password" in Russian, Chinese, Japanese, Korean and
     # Spanish (the Latin-script Passwort, Kennwort and mot de passe are
@@ -2895,7 +3287,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # that the regex engine skips to those characters.
     SecretRule(
         "credential-assignment",
-        r"(?P<native>\u041f\u0430\u0440\u043e\u043b\u044c|\u043f\u0430\u0440\u043e\u043b\u044c"
+        r"(?P<password>\u041f\u0430\u0440\u043e\u043b\u044c|\u043f\u0430\u0440\u043e\u043b\u044c"
         r"|\u041f\u0410\u0420\u041e\u041b\u042c|\u5bc6\u7801|\u5bc6\u78bc|\u53e3\u4ee4"
         r"|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638"
         r"|\u00f1a(?<=[Cc]ontrase\u00f1a)|\u00d1A(?<=CONTRASE\u00d1A))(?:"
@@ -2908,8 +3300,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
             *("\u043f\u0430\u0440\u043e\u043b\u044c", "\u5bc6\u7801", "\u5bc6\u78bc", "\u53e3\u4ee4"),
             *("\u30d1\u30b9\u30ef\u30fc\u30c9", "\ube44\ubc00\ubc88\ud638", "contrase\u00f1a"),
         ),
-        counted=2,
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
     # The word for password in Portuguese, Dutch, Polish, Turkish, Swedish,
     # Finnish and Hungarian, like the row above searched only in a text that
@@ -2917,20 +3309,22 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # the whole text, paid only there.
     SecretRule(
         "credential-assignment",
-        r"(?P<native>[Ss]enha|SENHA|[Ww]achtwoord|WACHTWOORD|[Hh]as\u0142o|HAS\u0141O|[\u015e\u015f]ifre|\u015eIFRE"
+        r"(?P<password>[Ss]enha|SENHA|[Ww]achtwoord|WACHTWOORD|[Hh]as\u0142o|HAS\u0141O|[\u015e\u015f]ifre|\u015eIFRE"
         r"|[Ll]\u00f6senord|L\u00d6SENORD|[Ss]alasana|SALASANA|[Jj]elsz\u00f3|JELSZ\u00d3)(?:"
         + _ASSIGNMENT
         + r")"
         + _VALUE,
         keywords=("senha", "wachtwoord", "has\u0142o", "\u015fifre", "l\u00f6senord", "salasana", "jelsz\u00f3"),
-        counted=2,
         example="(?:has\u0142o|l\u00f6senord|jelsz\u00f3|\u015fifre): [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
     # Dockerfile: ENV KEY value (the form without "=").
     SecretRule(
         "credential-assignment",
-        r"ENV[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + _VALUE,
+        TOKEN_START + r"ENV[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + _VALUE,
         example=r"ENV (?:API_TOKEN|DB_PASSWORD) [A-Za-z0-9]{20}",
+        judge="assigned-value",
+        keywords=("env",),
     ),
     # .pgpass: host:port:database:user:password, "*" for any of the first four.
     SecretRule(
@@ -2938,6 +3332,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         # Anchored on the ":" after the host, which the engine jumps to.
         r":(?<=[A-Za-z0-9_.*-]:)(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:(?P<password>)" + _VALUE,
         example=r"db\.internal:5432:app:deploy:[A-Za-z0-9]{14}",
+        judge="assigned-value",
+        keywords=(":",),
     ),
     # SQL: CREATE USER … IDENTIFIED BY '…', ALTER ROLE … PASSWORD '…' are
     # read by the row above; IDENTIFIED BY has no key word of its own.
@@ -2947,6 +3343,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "MySQL, MariaDB and Oracle manuals (CREATE USER, ALTER USER, GRANT)",
         keywords=("identified",),
         example=r"CREATE USER 'app'@'%' IDENTIFIED BY '[A-Za-z0-9]{14}'",
+        judge="assigned-value",
     ),
     # Server configuration directives that take a password after a space:
     # redis.conf requirepass and masterauth, slapd.conf rootpw, nslcd bindpw.
@@ -2958,14 +3355,17 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         # that hold any key, and the pattern would then try every r, m and b.
         keywords=("requirepass", "masterauth", "rootpw", "bindpw", "bind_pw"),
         example=r"requirepass [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
     # .netrc: machine … login … password …
     SecretRule(
         "credential-assignment",
-        r"machine[ \t]++[^\s\x00]{1,253}+\s{1,16}+login[ \t]++[^\s\x00]{1,128}+\s{1,16}+password[ \t]++(?P<password>)"
+        TOKEN_START
+        + r"machine[ \t]++[^\s\x00]{1,253}+\s{1,16}+login[ \t]++[^\s\x00]{1,128}+\s{1,16}+password[ \t]++(?P<password>)"
         + _VALUE,
         keywords=("machine",),
         example=r"machine api\.example\.org login deploy password [A-Za-z0-9]{14}",
+        judge="assigned-value",
     ),
 )
 
@@ -2984,31 +3384,6 @@ TEST_LOG_REACH = 120
 LABEL_LOOKBACK = 48
 IDENTIFIER_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-"
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-# At most this many matches are judged in one text (a selection's fields
-# joined): each costs tens of microseconds, and a text that needs more is
-# refused as a whole under CANDIDATE_LIMIT_RULE rather than scanned in
-# part.  A value of digits alone is never a credential (the judge would
-# turn it away) and is not counted: logs full of "input_tokens=721429"
-# stay far below.  The bound is one judged key-and-value per 210
-# characters of a 2 MiB selection; technical prose about credentials holds
-# one per thousand or more, and the look-alikes the tests hold (written to
-# be dense in them) one per 330.
-MAX_SECRET_CANDIDATES = 10_000
-# A judged value counts once more for each this many characters it holds:
-# judging one of MAX_VALUE_CHARS costs about what judging eight short ones does.
-CANDIDATE_VALUE_CHARS = 32
-# At most this many key words (the keywords of the rows marked ``counted``,
-# each as many times as its row says) are read in one text: at each, every
-# form of an assignment is tried, which costs up to about 13,000 machine
-# instructions for an English key word and 19,000 for one of another script
-# (its value's lookaheads read on past letters outside ASCII) where the
-# words in between are few.  A text that holds more is scanned up to the
-# first word past the bound and refused there under CANDIDATE_LIMIT_RULE,
-# unless a secret comes before.  One English word per 21 characters of a
-# 2 MiB selection: the look-alikes the tests hold have one per 80, a log of
-# token counts one per 25.
-MAX_KEY_WORDS = 100_000
-CANDIDATE_LIMIT_RULE = "credential-candidate-limit"
 # Placeholders, masks, references and template syntax, matched in any case
 # against a whole value.  "$VAR" alone is a placeholder only when VAR reads
 # as a name (the judge checks; "$uperS3cret!" is not one).
@@ -3247,83 +3622,8 @@ STANDALONE_NOT_FIRST = frozenset("~/.\\$%<[{(")
 DECLARATION_WORDS = frozenset({"export", "set", "let", "var", "const", "local", "declare", "readonly", "my", "our"})
 
 
-class _Scan:
-    """One regular expression and the rows it stands for: a judged row
-    alone, or every plain row whose anchor starts with one character, each
-    alternative closed by an empty marker group that names its row.  It is
-    compiled the first time a text holds its first character, so that a
-    run pays only for the scans its text can match."""
-
-    __slots__ = (
-        "_regex",
-        "anchors",
-        "blanked",
-        "first",
-        "has_call",
-        "has_key",
-        "has_password",
-        "has_spaced",
-        "has_user",
-        "keywords",
-        "merged",
-        "non_ascii",
-        "rows",
-        "run",
-        "source",
-        "value_group",
-        "within",
-    )
-
-    def __init__(self, source: str, rows: dict[str | None, tuple[int, str, int]], first: str) -> None:
-        self.source = source
-        self._regex: re.Pattern[str] | None = None
-        self.rows = rows  # marker group (None: the only row) -> (table index, family, anchor length)
-        # A character every match starts with ("" when the pattern has none).
-        self.first = first
-        # The literal each of its rows starts with, when all are plain: a
-        # text that holds none of them is not searched.
-        self.anchors: tuple[str, ...] = ()
-        # Searched only in text that holds one of these, lowered ("" is in every text).
-        self.keywords: tuple[str, ...] = ("",)
-        self.within = ""  # a text the field must also hold for a hit to count
-        self.run = 0  # the token characters every match starts with, at least
-        self.merged = None not in rows
-        names = ("value", "secret", "key", "native", "password", "user", "spaced", "call")
-        groups = [name for name in names if f"(?P<{name}>" in source]
-        self.value_group = "value" if "value" in groups else "secret" if "secret" in groups else None
-        self.has_key = "key" in groups
-        # A key written in another script names a password by itself, and
-        # can only be found in text that is not plain ASCII.
-        self.non_ascii = "native" in groups
-        self.has_password = "password" in groups or self.non_ascii
-        self.has_user = "user" in groups
-        self.has_spaced = "spaced" in groups
-        self.has_call = "call" in groups
-        # Token shapes read the text with escapes before tokens blanked;
-        # keys, URLs and connection strings read it as written (a blanked
-        # "%21" would cut a URL-encoded password short).
-        self.blanked = self.value_group is None or not (self.has_key or self.has_password or self.has_user)
-
-    @property
-    def regex(self) -> re.Pattern[str]:
-        if self._regex is None:
-            import re
-
-            self._regex = re.compile(self.source, re.ASCII)
-        return self._regex
-
-
-# The key words a text may hold at most MAX_KEY_WORDS of, and the span of
-# text whose words are counted at once to find where the bound is passed.
-KEY_WORD_CHUNK_CHARS = 1 << 16
-KEY_WORDS = {word: rule.counted for rule in SECRET_RULES if rule.counted for word in rule.keywords}
-# Those of rows read only in text that is not plain ASCII.
-KEY_WORDS_BEYOND_ASCII = frozenset(
-    word for rule in SECRET_RULES if rule.counted and "(?P<native>" in rule.pattern for word in rule.keywords
-)
-
-# The expressions the judgements use, by the scanner attribute that holds
-# each: compiled the first time one is used, so that a run whose text
+# The expressions the judgements use, by the attribute of the scanner that
+# holds each: compiled the first time one is used, so that a run whose text
 # reaches no judgement never pays for them.
 _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, ASCII, IGNORECASE)
     "escape": (_ESCAPES_BEFORE_A_SHAPE, True, False),
@@ -3357,6 +3657,9 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
 
 
 class _SecretScanner:
+    """The table compiled: each row's regex, the rows each keyword calls
+    for, and the judgements' expressions (on first use)."""
+
     def __getattr__(self, name: str) -> re.Pattern[str]:
         if name not in _JUDGEMENT_PATTERNS:
             raise AttributeError(name)
@@ -3370,280 +3673,73 @@ class _SecretScanner:
     def __init__(self) -> None:
         import re
 
-        self.scans: list[_Scan] = []
-        # Shapes that are secrets when their label carries a keyword.
-        self.labelled: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = []
-        # Plain rows by the first character of their anchor: one scan jumps
-        # to that character for all of them (a dozen rows start with "s"),
-        # and by the second within it, so that at each "s" only the rows
-        # that go on with its next character are tried ("sk-sk-…" costs the
-        # four "sk" rows, not twenty).
-        plain: dict[str, dict[str, list[str]]] = {}
-        firsts: dict[str, str] = {}
-        markers: dict[str, dict[str | None, tuple[int, str, int]]] = {}
-        keywords: dict[str, set[str]] = {}
-        anchors: dict[str, set[str]] = {}
-        runs: dict[str, list[int]] = {}
+        self.regexes = [re.compile(rule.pattern, re.ASCII) for rule in SECRET_RULES]
+        # For rows that need a token run and for the others: the rows tried
+        # in every text, and the rows each keyword calls for (those beyond
+        # ASCII, which plain ASCII cannot hold, apart).
+        self.always: dict[bool, list[int]] = {False: [], True: []}
+        called: dict[str, dict[str, list[int]]] = {"plain": {}, "token": {}, "beyond-ascii": {}}
         for index, rule in enumerate(SECRET_RULES):
-            family, pattern = rule.family, rule.pattern
             if rule.labels:
-                self.labelled.append((family, re.compile(pattern, re.ASCII), rule.labels))
                 continue
-            anchor, anchor_source = _literal_anchor(pattern)
-            row_keywords = rule.keywords or ("",)
-            after = len(anchor_source)
-            source = pattern
-            # A pattern that checks what precedes its anchor does so itself.
-            if anchor[:1].isalnum() and not pattern.startswith("(?<", after):
-                source = f"{pattern[:after]}{_token_start(anchor_source)}{pattern[after:]}"
-            if rule.judged == "shape":
-                source += _token_end(re, pattern)
-            if "(?P<" in pattern or not anchor:
-                scan = _Scan(source, {None: (index, family, len(anchor))}, anchor[:1])
-                scan.run = _leading_run(pattern)
-                scan.keywords = tuple(sorted(set(row_keywords)))
-                scan.within = rule.within
-                self.scans.append(scan)
-                continue
-            keywords.setdefault(anchor[0], set()).update(row_keywords)
-            anchors.setdefault(anchor[0], set()).add(anchor)
-            runs.setdefault(anchor[0], []).append(_leading_run(pattern))
-            marker = f"row{index}"
-            pieces = _literal_pieces(anchor_source)
-            second = pieces[1] if len(pieces) > 1 else ""
-            firsts[anchor[0]] = pieces[0]
-            rest = source[len(pieces[0]) + len(second) :]
-            plain.setdefault(anchor[0], {}).setdefault(second, []).append(f"{rest}(?P<{marker}>)")
-            markers.setdefault(anchor[0], {})[marker] = (index, family, len(anchor))
-        for first, by_second in plain.items():
-            branches = "|".join(f"{second}(?:{'|'.join(rests)})" for second, rests in by_second.items())
-            scan = _Scan(f"{firsts[first]}(?:{branches})", markers[first], first)
-            scan.keywords = tuple(sorted(keywords[first]))
-            scan.anchors = tuple(sorted(anchors[first]))
-            scan.run = min(runs[first])
-            self.scans.append(scan)
-        # The run lengths worth looking for in a text, shortest first.
-        self.runs = sorted({scan.run for scan in self.scans} - {0})
-        # Verdicts by key (the word before it, its identifier), by value
-        # (the value, whether it must be a password), and a key's words (the
-        # key, whether humps split them): the same key or value repeated is
-        # judged once.  All stay small: every entry was a judgement, and a
-        # text gets at most MAX_SECRET_CANDIDATES.
+            for word in rule.keywords:
+                kind = "beyond-ascii" if not word.isascii() else "token" if rule.token_run else "plain"
+                called[kind].setdefault(word, []).append(index)
+            if not rule.keywords:
+                self.always[rule.token_run].append(index)
+        self.keywords = {kind: _Keywords(rows) for kind, rows in called.items()}
+        self.token_run = re.compile(f"[{TOKEN_CHARS}]{{{MIN_TOKEN_RUN}}}")
+        # The prefix of each token shape, which a placeholder check skips.
+        self.prefix_chars = [_literal_prefix_chars(rule.pattern) for rule in SECRET_RULES]
+        # Shapes that are secrets when their label holds one of the words.
+        self.labelled = [
+            (rule.family, regex, rule.labels)
+            for rule, regex in zip(SECRET_RULES, self.regexes, strict=True)
+            if rule.labels
+        ]
+        # Verdicts on a key (the word before it, its identifier) and a key's
+        # words (the key, whether humps split them), each a pure function
+        # of its arguments: the same key in many texts is read once.
         self.key_verdicts: dict[tuple[str, str], int] = {}
-        self.value_verdicts: dict[tuple[str, bool], bool] = {}
         self.key_words: dict[tuple[str, bool], tuple[str, ...]] = {}
 
 
-def _token_end(re: Any, pattern: str) -> str:
-    """A token ends where its alphabet does: after a pattern that ends in a
-    bounded run of one character class, a lookahead that no letter, digit
-    or punctuation of that class follows ("ghp_…" plus one more letter is
-    not a GitHub token).  A run that may be longer than
-    MAX_BOUNDED_TOKEN_CHARS is a body (a key, a JWT) that may go on."""
-    run = re.search(r"\[([^\]]+)\]\{(\d+)(?:,(\d+))?\}\+?$", pattern)
-    if run is None or int(run[3] or run[2]) >= MAX_BOUNDED_TOKEN_CHARS:
-        return ""
-    punctuation = "".join(char for char in "_=.~+/" if char in run[1]) + ("-" if run[1].endswith("-") else "")
-    return f"(?![A-Za-z0-9{punctuation}])"
+class _Keywords:
+    """Keywords and the rows each calls for.  A keyword that holds another
+    ("password=" holds "pass") is looked for only in a text that holds the
+    other, which halves the searches of a text that holds neither."""
+
+    def __init__(self, called: dict[str, list[int]]) -> None:
+        self.called = called
+        self.roots: list[str] = []
+        self.inside: dict[str, list[str]] = {word: [] for word in called}
+        for word in sorted(called, key=len):
+            held = next((other for other in self.inside if other != word and other in word), None)
+            (self.roots if held is None else self.inside[held]).append(word)
+
+    def rows(self, lowered: str) -> list[int]:
+        found = [word for word in self.roots if word in lowered]
+        for word in found:  # grows while it is read
+            found += [inner for inner in self.inside[word] if inner in lowered]
+        return [row for word in found for row in self.called[word]]
 
 
-def _literal_anchor(pattern: str) -> tuple[str, str]:
-    """The literal text a pattern starts with, and its source: ("SG.",
-    r"SG\\.") for r"SG\\.[A-Za-z0-9_-]{22}…"; a quantified last character is
-    not part of it."""
-    anchor: list[str] = []
-    index = 0
+def _literal_prefix_chars(pattern: str) -> int:
+    """How many characters of literal text a pattern starts with, after
+    its lookbehinds: 4 for r"ghp_[A-Za-z0-9]{36}", 3 for r"SG\\.…"."""
+    if pattern.startswith(TOKEN_START):
+        pattern = pattern[len(TOKEN_START) :]
+    chars = index = 0
     while index < len(pattern):
         char = pattern[index]
-        if char == "\\" and index + 1 < len(pattern) and not pattern[index + 1].isalnum():
-            literal, width = pattern[index + 1], 2
-        elif char.isalnum() or char in "_-~:/=;,'\"!@#%&<> ":
-            literal, width = char, 1
-        else:
+        width = 2 if char == "\\" and not pattern[index + 1 : index + 2].isalnum() else 1
+        if width == 1 and not (char.isalnum() or char in "_-~:/=;,'\"!@#%&<> "):
             break
         if pattern[index + width : index + width + 1] in ("?", "*", "+", "{"):
             break
-        anchor.append(literal)
+        chars += 1
         index += width
-    return "".join(anchor), pattern[:index]
-
-
-def _literal_pieces(anchor_source: str) -> list[str]:
-    """The source of each literal character of an anchor: ["S", "G", "\\\\."]
-    for r"SG\\."."""
-    pieces: list[str] = []
-    index = 0
-    while index < len(anchor_source):
-        width = 2 if anchor_source[index] == "\\" else 1
-        pieces.append(anchor_source[index : index + width])
-        index += width
-    return pieces
-
-
-# What tokens are made of.  Every match of a row starts with a run of these
-# at least as long as _leading_run says, and a text without a run that long
-# cannot hold one: its scan is skipped (prose is words of a dozen letters).
-TOKEN_RUN_CHARS = frozenset(LETTERS + DIGITS + "_-+/=.~")
-# Token characters as "a", every other byte of UTF-8 as " " (a character
-# outside ASCII is never a token character).
-TOKEN_RUN_BYTES = bytes(0x61 if chr(code) in TOKEN_RUN_CHARS else 0x20 for code in range(256))
-_LOOKAROUNDS = ("(?=", "(?!", "(?<=", "(?<!")
-_QUANTIFIER = r"\{(\d*)(?:,\d*)?\}"
-# A piece of a pattern: its fewest characters, whether each character it
-# can match is a token character, and the fewest token characters that
-# every match of it starts with.
-_Piece = tuple[int, bool, int]
-
-
-class _Unread(Exception):
-    """Notation that _leading_run does not read: it then claims nothing."""
-
-
-def _leading_run(pattern: str) -> int:
-    """A lower bound on the token characters every match of ``pattern``
-    starts with: its literals, classes, groups and repetitions as long as
-    each matches token characters only, then the leading run of the first
-    that may match another; 0 for any notation not read here."""
-    try:
-        piece, end = _run_alternation(pattern, 0)
-    except (_Unread, IndexError, ValueError):
-        return 0
-    return piece[2] if end == len(pattern) else 0
-
-
-def _run_alternation(pattern: str, index: int) -> tuple[_Piece, int]:
-    branches: list[_Piece] = []
-    while True:
-        branch, index = _run_branch(pattern, index)
-        branches.append(branch)
-        if pattern[index : index + 1] != "|":
-            break
-        index += 1
-    width = min(branch[0] for branch in branches)
-    return (width, all(branch[1] for branch in branches), min(branch[2] for branch in branches)), index
-
-
-def _run_branch(pattern: str, index: int) -> tuple[_Piece, int]:
-    width = run = 0
-    tokens_only = True
-    while index < len(pattern) and pattern[index] not in "|)":
-        (atom_width, atom_tokens, atom_run), index = _run_atom(pattern, index)
-        fewest, index = _run_quantifier(pattern, index)
-        if tokens_only and atom_tokens:
-            run += atom_width * fewest
-        elif tokens_only:
-            # The run ends in this piece, or before it when it may be absent.
-            run += atom_run if fewest else 0
-            tokens_only = False
-        width += atom_width * fewest
-    return (width, tokens_only, run), index
-
-
-def _run_quantifier(pattern: str, index: int) -> tuple[int, int]:
-    """The fewest repetitions the quantifier at ``index`` allows (1 when
-    there is none), and where the pattern goes on."""
-    import re
-
-    char = pattern[index : index + 1]
-    if char in ("?", "*", "+"):
-        fewest, index = (1 if char == "+" else 0), index + 1
-    elif char == "{":
-        bound = re.compile(_QUANTIFIER).match(pattern, index)
-        if bound is None:
-            raise _Unread
-        fewest, index = int(bound[1] or 0), bound.end()
-    else:
-        return 1, index
-    # A possessive or lazy quantifier repeats as often at least.
-    return fewest, index + (pattern[index : index + 1] in ("+", "?"))
-
-
-def _run_atom(pattern: str, index: int) -> tuple[_Piece, int]:
-    char = pattern[index]
-    if char == "(":
-        return _run_group(pattern, index)
-    if char == "[":
-        return _run_class(pattern, index)
-    if char == "\\":
-        return _run_escape(pattern[index + 1]), index + 2
-    if char in "^$":
-        return (0, True, 0), index + 1
-    if char == ".":
-        return (1, False, 0), index + 1
-    if char in "*+?{":
-        raise _Unread
-    token = char in TOKEN_RUN_CHARS
-    return (1, token, int(token)), index + 1
-
-
-def _run_group(pattern: str, index: int) -> tuple[_Piece, int]:
-    opener = next((opener for opener in _LOOKAROUNDS if pattern.startswith(opener, index)), None)
-    if opener is not None:
-        index += len(opener)
-    elif pattern.startswith("(?:", index):
-        index += 3
-    elif pattern.startswith("(?P<", index):
-        index = pattern.index(">", index) + 1
-    elif pattern.startswith("(?", index):
-        raise _Unread  # flags, comments, conditionals, references
-    else:
-        index += 1
-    inner, index = _run_alternation(pattern, index)
-    if pattern[index : index + 1] != ")":
-        raise _Unread
-    # A lookaround matches no character: the run goes on past it.
-    return ((0, True, 0) if opener is not None else inner), index + 1
-
-
-def _run_class(pattern: str, index: int) -> tuple[_Piece, int]:
-    end = index + 2 if pattern.startswith(("[]", "[^]"), index) else index + 1
-    while pattern[end] != "]":
-        end += 2 if pattern[end] == "\\" else 1
-    body = pattern[index + 1 : end]
-    tokens = not body.startswith("^") and _class_of_tokens(body)
-    return (1, tokens, int(tokens)), end + 1
-
-
-def _class_of_tokens(body: str) -> bool:
-    """Whether a class (its body, not negated) matches token characters
-    only: literals, ranges, escaped punctuation, \\d and \\w.  Read here
-    rather than compiled, as the table has a few hundred classes and a run
-    reads them all; anything else counts as matching another character."""
-    index = 0
-    while index < len(body):
-        char, width = body[index], 1
-        if char == "\\":
-            char, width = body[index + 1], 2
-            if char in "dw" and body[index + 2 : index + 3] != "-":
-                index += 2
-                continue
-            if char.isalnum() or not char.isascii():
-                return False
-        if body[index + width : index + width + 1] == "-" and index + width + 1 < len(body):
-            high = body[index + width + 1]
-            if high == "\\" or width == 2:
-                return False
-            if not TOKEN_RUN_CHARS.issuperset(map(chr, range(ord(char), ord(high) + 1))):
-                return False
-            index += width + 2
-            continue
-        if char not in TOKEN_RUN_CHARS:
-            return False
-        index += width
-    return True
-
-
-def _run_escape(char: str) -> _Piece:
-    if char in "bBAZ":
-        return 0, True, 0
-    if char in "dw":  # digits, and letters, digits and "_" (ASCII)
-        return 1, True, 1
-    if char.isalnum():
-        if char in "DWsS":
-            return 1, False, 0
-        raise _Unread
-    token = char in TOKEN_RUN_CHARS
-    return 1, token, int(token)
+    return chars
 
 
 _secret_scanner_cache: list[_SecretScanner] = []
@@ -3656,42 +3752,65 @@ def _secret_scanner() -> _SecretScanner:
     return _secret_scanner_cache[0]
 
 
-def find_secret(text: str) -> tuple[int, str] | None:
-    """Scan text made of fields joined by "\\x00"; return (offset, rule) of the
-    earliest hit in the text (ties: earlier table row wins), or None.
-
-    The offset is where the secret starts (for a judged value, where the
-    value starts), always inside the field that holds it; the rule is a
-    family name from SECRET_RULES, or CANDIDATE_LIMIT_RULE where the text
-    holds more candidates than MAX_SECRET_CANDIDATES (the offset is then
-    that of the first candidate past the limit).  Nothing of the value is
-    returned."""
-    hits = secret_hits(text)
-    return first_hit(hits) if hits else None
-
-
-def find_secrets(text: str) -> dict[int, tuple[int, str]]:
-    """Every field (by its index among the NUL-separated fields) that holds
-    a secret, with its earliest hit as ``find_secret`` gives it."""
-    return {field: (hit[0], hit_family(hit)) for field, hit in secret_hits(text).items()}
-
-
 # A hit: where the secret starts, its row's table index and family, and what
 # names it more closely (the value, and the label before its key, or None
 # for a token shape): the value of "apiKey": "sk-…" is an sk- key.  Naming
 # costs more than finding, and only the first hit is named in a refusal.
 SecretHit = tuple[int, int, str, tuple[str, str | None] | None]
+if TYPE_CHECKING:
+    # What the explain tool is told, one line at a time.
+    Explain: TypeAlias = Callable[[str], None] | None
 
 
-def _hit_order(hit: SecretHit) -> tuple[int, int]:
-    """Earliest first; at one offset, the earlier table row."""
-    return hit[0], hit[1]
+def find_secret(text: str) -> tuple[int, str] | None:
+    """The first secret-shaped value in one text: (offset, family), or None.
+
+    The offset is where the secret starts (for a judged value, where the
+    value starts); at one offset the earlier row of SECRET_RULES wins.  The
+    verdict reads this text alone.  Nothing of the value is returned."""
+    hit = secret_hit(text)
+    return None if hit is None else (hit[0], hit_family(hit))
 
 
-def first_hit(hits: Mapping[int, SecretHit]) -> tuple[int, str]:
-    """The offset and family of the earliest of the hits, named."""
-    first = min(hits.values(), key=_hit_order)
-    return first[0], hit_family(first)
+def secret_hit(text: str, explain: Explain = None) -> SecretHit | None:
+    """The earliest hit in one text, unnamed, or None.  Each row whose
+    keyword the text holds is searched from the start; each match is
+    judged, and a row stops at its first hit, or where a hit of an earlier
+    row already stands."""
+    scanner = _secret_scanner()
+    lowered = _lowered(text)
+    blanked = scanner.escape.sub(" ", text) if "\\" in text or "%" in text else text
+    best: SecretHit | None = None
+    for index in _rows_to_try(scanner, text, lowered):
+        rule = SECRET_RULES[index]
+        searched = blanked if rule.judge in READ_BLANKED else text
+        regex = scanner.regexes[index]
+        if explain:
+            explain(f"row {index} {rule.family} ({rule.judge})")
+        position = 0
+        while (match := regex.search(searched, position)) is not None:
+            if best is not None and match.start() > best[0]:
+                break  # nothing this row finds can come first
+            hit, resume = _judge(scanner, index, searched, match, explain)
+            if hit is not None and rule.within and rule.within not in text:
+                hit = None
+            if hit is not None:
+                best = hit if best is None or hit[:2] < best[:2] else best
+                break
+            position = max(resume, match.start() + 1)
+    return best
+
+
+def _rows_to_try(scanner: _SecretScanner, text: str, lowered: str) -> list[int]:
+    """The rows, in table order, that the text's keywords call for; rows
+    of token shapes only where the text holds a run of MIN_TOKEN_RUN token
+    characters, as every match of theirs does."""
+    rows = scanner.keywords["plain"].rows(lowered) + scanner.always[False]
+    if not text.isascii():
+        rows += scanner.keywords["beyond-ascii"].rows(lowered)
+    if scanner.token_run.search(text) is not None:
+        rows += scanner.keywords["token"].rows(lowered) + scanner.always[True]
+    return sorted(set(rows))
 
 
 def hit_family(hit: SecretHit) -> str:
@@ -3703,186 +3822,7 @@ def hit_family(hit: SecretHit) -> str:
     scanner = _secret_scanner()
     value, label = naming
     named = _labelled_family(scanner, value, label) if label is not None else None
-    return named or _shape_inside(scanner, value) or family
-
-
-def secret_hits(text: str) -> dict[int, SecretHit]:
-    """Every field that holds a secret, with its earliest hit, unnamed.
-    Each scan moves on to the next field once it has found a hit in one, so
-    that the cost stays that of one pass however many fields hold a secret.
-    Candidates are judged in text order, whichever row finds them, so that
-    where a bound strikes every secret before that point has been found."""
-    scanner = _secret_scanner()
-    scanner.key_verdicts.clear()
-    scanner.value_verdicts.clear()
-    scanner.key_words.clear()
-    import bisect
-    import heapq
-
-    lowered = _lowered(text)
-    present: dict[str, bool] = {"": True}
-    held: dict[str, bool] = {}
-    whole = len(text)
-    ascii_only = text.isascii()
-    cut = _key_word_cut(text, lowered, ascii_only, present, held)
-    if cut < whole:
-        text = text[:cut]
-        lowered = lowered[:cut]
-        ascii_only = text.isascii()
-        present, held = {"": True}, {}
-    field_starts = [0]
-    nul = text.find("\x00")
-    while nul >= 0:
-        field_starts.append(nul + 1)
-        nul = text.find("\x00", nul + 1)
-    found: dict[int, SecretHit] = {}
-    budget = MAX_SECRET_CANDIDATES
-    blanked = scanner.escape.sub(_ESCAPE_BLANKED, text) if "\\" in text or "%" in text else text
-    # Each scan that may match, by its next match: (start, scan number, match),
-    # and the spans of fields it searches, where its keywords are in few.
-    spans: dict[int, list[tuple[int, int]]] = {}
-    queue: list[tuple[int, int, re.Match[str]]] = []
-    for number, scanned in _scans_to_run(scanner, text, blanked, lowered, ascii_only, present=present, held=held):
-        spans[number] = _keyword_spans(scanner.scans[number].keywords, lowered, field_starts, present, held)
-        first = _search_spans(scanner.scans[number].regex, scanned, 0, spans[number])
-        if first is not None:
-            queue.append((first.start(), number, first))
-    heapq.heapify(queue)
-    while queue and budget >= 0:
-        _start, number, next_match = heapq.heappop(queue)
-        scan = scanner.scans[number]
-        scanned = blanked if scan.blanked else text
-        regex, scan_spans = scan.regex, spans[number]
-        # This scan's matches are taken in turn up to the next one of another.
-        following = queue[0][:2] if queue else (len(text), 0)
-        field = field_start = field_end = 0
-        match: re.Match[str] | None = next_match
-        while match is not None and (match.start(), number) < following:
-            if not field_start <= match.start() < field_end:
-                field = bisect.bisect_right(field_starts, match.start()) - 1
-                field_start = field_starts[field]
-                field_end = field_starts[field + 1] if field + 1 < len(field_starts) else len(text)
-            known = found.get(field)
-            if known is not None and match.start() > known[0]:
-                position = field_end  # this field is refused already: the next one
-            elif scan.value_group == "value" and match["value"].strip("\"'`").isdigit():
-                position = match.end()
-            elif scan.has_call and match["call"] is not None:
-                position = match.end()  # code, no candidate; see _VALUE
-            else:
-                raw = match[scan.value_group] if scan.value_group is not None else ""
-                # A long value costs its judgement's share of the bound.
-                budget -= 1 + len(raw) // CANDIDATE_VALUE_CHARS
-                if budget < 0:
-                    hit: SecretHit | None = (match.start(), -1, CANDIDATE_LIMIT_RULE, None)
-                    resume = len(text)
-                else:
-                    hit, resume = _judge(scanner, scan, scanned, match)
-                    if hit is not None and scan.within and scan.within not in text[field_start:field_end]:
-                        hit = None
-                if hit is not None:
-                    if known is None or _hit_order(hit) < _hit_order(known):
-                        found[field] = hit
-                    resume = field_end
-                if budget < 0:
-                    break
-                position = max(resume, match.start() + 1)
-            match = _search_spans(regex, scanned, position, scan_spans)
-        if match is not None and budget >= 0:
-            heapq.heappush(queue, (match.start(), number, match))
-    if cut < whole and budget >= 0:
-        field = len(field_starts) - 1  # the field the cut falls in
-        if field not in found:
-            found[field] = (cut, -1, CANDIDATE_LIMIT_RULE, None)
-    return found
-
-
-def _keyword_spans(
-    keywords: tuple[str, ...], lowered: str, field_starts: list[int], present: dict[str, bool], held: dict[str, bool]
-) -> list[tuple[int, int]]:
-    """The spans of the fields that hold one of the keywords (each field
-    with its closing NUL), adjacent ones merged; the whole text where a row
-    has no keyword or they stand in more than a quarter of the fields.  No
-    match crosses a NUL, so a search that stops at a field's end finds what
-    a search of the whole text finds there, and a keyword found once in
-    2 MiB costs a search of its field alone."""
-    import bisect
-
-    end = len(lowered)
-    if "" in keywords:
-        return [(0, end)]
-    fields: set[int] = set()
-    for word in keywords:
-        if word not in present:
-            present[word] = _holds_word(lowered, word, held)
-        at = lowered.find(word) if present[word] else -1
-        while at >= 0:
-            field = bisect.bisect_right(field_starts, at) - 1
-            fields.add(field)
-            if len(fields) * 4 > len(field_starts):
-                return [(0, end)]
-            at = lowered.find(word, field_starts[field + 1]) if field + 1 < len(field_starts) else -1
-    merged: list[tuple[int, int]] = []
-    for field in sorted(fields):
-        start = field_starts[field]
-        stop = field_starts[field + 1] if field + 1 < len(field_starts) else end
-        if merged and merged[-1][1] == start:
-            start = merged.pop()[0]
-        merged.append((start, stop))
-    return merged
-
-
-def _search_spans(
-    regex: re.Pattern[str], text: str, position: int, spans: list[tuple[int, int]]
-) -> re.Match[str] | None:
-    """The first match at ``position`` or after inside one of the spans."""
-    if len(spans) == 1:  # the common case, once for each match: no lookup
-        start, stop = spans[0]
-        return regex.search(text, max(position, start), stop)
-    import bisect
-    import operator
-
-    index = bisect.bisect_right(spans, position, key=operator.itemgetter(1))
-    while index < len(spans):
-        start, stop = spans[index]
-        match = regex.search(text, max(position, start), stop)
-        if match is not None:
-            return match
-        index += 1
-    return None
-
-
-def _scans_to_run(
-    scanner: _SecretScanner,
-    text: str,
-    blanked: str,
-    lowered: str,
-    ascii_only: bool,
-    *,
-    present: dict[str, bool],
-    held: dict[str, bool],
-) -> list[tuple[int, str]]:
-    """The scans that may match in the text, by number, each with the text
-    it searches (as written, or with escapes before tokens blanked)."""
-    # What the text searched holds, as written or with its escapes blanked.
-    held_as_searched: dict[bool, dict[str, bool]] = {False: {}, True: {}}
-    longest = _longest_token_run(text, scanner.runs)
-    scans: list[tuple[int, str]] = []
-    for number, scan in enumerate(scanner.scans):
-        if scan.run > longest or (scan.non_ascii and ascii_only) or scan.first not in text:
-            continue
-        scanned = blanked if scan.blanked else text
-        searched = held_as_searched[scan.blanked]
-        if scan.anchors and not any(_holds_word(scanned, anchor, searched) for anchor in scan.anchors):
-            continue  # no row of it can start anywhere: "ghp_" in a text without "_"
-        for word in scan.keywords:
-            if word not in present:
-                present[word] = _holds_word(lowered, word, held)
-            if present[word]:
-                scans.append((number, scanned))
-                break
-        # else the keyword prefilter: none of its rows can match
-    return scans
+    return named or _shape_inside(value) or family
 
 
 def _lowered(text: str) -> str:
@@ -3892,106 +3832,53 @@ def _lowered(text: str) -> str:
     return lowered if len(lowered) == len(text) else text.replace("\u0130", "i").lower()
 
 
-def _key_word_cut(text: str, lowered: str, ascii_only: bool, present: dict[str, bool], held: dict[str, bool]) -> int:
-    """Where the text's key word past MAX_KEY_WORDS starts, or its length
-    when it holds no more.  Words the text lacks cost no count (``present``
-    keeps what the keyword prefilter asks again), nor do those of rows that
-    plain ASCII skips; only a text over the bound is counted again, span by
-    span, to find where."""
-    words = []
-    for word in KEY_WORDS:
-        if not (ascii_only and word in KEY_WORDS_BEYOND_ASCII):
-            present[word] = _holds_word(lowered, word, held)
-            if present[word]:
-                words.append(word)
-    if sum(lowered.count(word) * KEY_WORDS[word] for word in words) <= MAX_KEY_WORDS or len(lowered) != len(text):
-        return len(text)
-    tally = 0
-    for start in range(0, len(lowered), KEY_WORD_CHUNK_CHARS):
-        # Each word where it ends: no key word holds a proper prefix of
-        # itself at its end, so occurrences never overlap their own kind.
-        end = start + KEY_WORD_CHUNK_CHARS
-        spans = [(word, max(start - len(word) + 1, 0), end) for word in words]
-        within = sum(lowered.count(*span) * KEY_WORDS[span[0]] for span in spans)
-        if tally + within > MAX_KEY_WORDS:
-            return _key_word_past(lowered, spans, MAX_KEY_WORDS - tally)
-        tally += within
-    return len(text)
+def _judge(
+    scanner: _SecretScanner, index: int, text: str, match: re.Match[str], explain: Explain = None
+) -> tuple[SecretHit | None, int]:
+    """The hit when this match of row ``index`` is a secret, else None; and
+    where the row's search resumes: after the match, right after a key
+    turned away, or inside a value turned away, which may hold a credential
+    of its own (Token: "see notes; the password is …")."""
+    hit, resume, reason = _verdict(scanner, index, text, match)
+    if explain:
+        explain(f"  candidate at {match.start()}: {reason}")
+    return hit, resume
 
 
-def _key_word_past(lowered: str, spans: list[tuple[str, int, int]], room: int) -> int:
-    """Where the key word past ``room`` more starts, among the words that
-    end in the spans (each word with the span it is counted in)."""
-    found: list[tuple[int, int]] = []
-    for word, first, last in spans:
-        at = lowered.find(word, first, last)
-        while at >= 0:
-            found.append((at, KEY_WORDS[word]))
-            at = lowered.find(word, at + len(word), last)
-    found.sort()
-    for at, weight in found:
-        room -= weight
-        if room < 0:
-            return at
-    return len(lowered)
-
-
-def _holds_word(text: str, word: str, held: dict[str, bool]) -> bool:
-    """Whether the text holds the word.  Whether it holds each character of
-    the word is asked first, once per character (``held`` remembers): a
-    search for one character runs at memory speed, one for a word several
-    times slower, so a word with a character the text lacks costs no search
-    of its own (2 MiB of "pwd=000000 " lacks 26 of the 27 words asked)."""
-    for char in word:
-        if char not in held:
-            held[char] = char in text
-        if not held[char]:
-            return False
-    return word in text
-
-
-def _longest_token_run(text: str, runs: list[int]) -> int:
-    """The longest of ``runs`` (ascending) that some run of token characters
-    in the text reaches, or 0: two passes in C over the text's bytes."""
-    marked = text.encode("utf-8", "surrogatepass").translate(TOKEN_RUN_BYTES)
-    longest = 0
-    for run in runs:
-        if b"a" * run not in marked:
-            break
-        longest = run
-    return longest
-
-
-def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]) -> tuple[SecretHit | None, int]:
-    """The hit when this match is a secret, else None;
-    and where the scan resumes: after the match, right after a key turned
-    away, or inside a value turned away, which may hold a credential of its
-    own (Token: "see notes; the password is …")."""
-    index, family, anchor_chars = scan.rows[match.lastgroup if scan.merged else None]
-    group = scan.value_group
-    if group is None:
-        return (
-            None if _plain_is_placeholder(scanner, match[0], anchor_chars) else (match.start(), index, family, None)
-        ), match.end()
+def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str]) -> tuple[SecretHit | None, int, str]:
+    """_judge's answer, with the reason that decided it."""
+    rule = SECRET_RULES[index]
+    family = rule.family
+    groups = match.groupdict()
+    if rule.judge == "shape":
+        if _plain_is_placeholder(scanner, match[0], scanner.prefix_chars[index]):
+            return None, match.end(), "placeholder"
+        return (match.start(), index, family, None), match.end(), "secret"
+    group = "secret" if rule.judge in ("part", "url-part") else "value"
     raw = match[group]
+    if group == "value" and raw.strip("\"'`").isdigit():
+        return None, match.end(), "number"
+    if groups.get("call") is not None:
+        return None, match.end(), "code"  # see _VALUE
     value, offset = _unwrapped(raw, match.start(group))
     quoted = raw[0] in "\"'`" and raw[-1] == raw[0] and len(raw) > 1
     # A quoted value turned away may hold a credential of its own: the
     # scan goes on inside it.
     resume = offset if quoted else match.end()
     if group == "secret":
-        if not _is_secret_part(scanner, scan, match, raw[0] == "{", value):
-            return None, match.end()
-        return (offset, index, family, (value, None)), match.end()
-    password = scan.non_ascii or (scan.has_password and match["password"] is not None)
-    key_start = match.start("key") if scan.has_key else -1
+        reason = _why_not_a_secret_part(scanner, match, raw[0] == "{", value)
+        if reason is not None:
+            return None, match.end(), reason
+        return (offset, index, family, (value, None)), match.end(), "secret"
+    password = groups.get("password") is not None
+    key_start = match.start("key") if groups.get("key") is not None else -1
     identifier = ""
     if key_start >= 0:
         key_end = match.end("key")
         verdict, identifier_start = _key_verdict(scanner, text, key_start, key_end)
         identifier = text[identifier_start:key_end]
         if verdict == _NOT_SECRET:
-            return None, key_end  # what follows is read again (see below)
+            return None, key_end, "key-not-a-secret"  # what follows is read again (see below)
         password = verdict != _SECRET
         if quoted and " " in value:
             # 'Authorization': 'Bearer …': the scheme inside the quotes.
@@ -4002,33 +3889,33 @@ def _judge(scanner: _SecretScanner, scan: _Scan, text: str, match: re.Match[str]
         if " " in between.strip(" \t\"'`"):
             resume = min(resume, key_end)  # "to … is": what the words hold is scanned again
         if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
-            return None, resume
-    if scan.has_spaced and match["spaced"] is not None:
-        if not _stands_alone(scanner, value):
-            return None, key_end if key_start >= 0 else match.end()
+            return None, resume, "connector"
+    if groups.get("spaced") is not None:
+        if not a_value_standing_alone(value):
+            return None, (key_end if key_start >= 0 else match.end()), "not-standing-alone"
         password = False  # a name is a name after any key here: Token UniswapV3Pool
     # Before the value is judged: a value that assigns its key again is read
-    # inside whatever it is, and judging it first would cost a judgement of
-    # up to MAX_VALUE_CHARS for each key it holds (#a_password=x#b_password=…).
+    # inside whatever it is (#a_password=x#b_password=…).
     again = _key_read_again(scanner, value, identifier) if identifier else -1
     if again >= 0:
         # A pattern (s/password=.*/password=x/): judge what it holds.
-        return None, offset + again if again else key_end
-    if not _credential_value(scanner, value, password):
+        return None, (offset + again if again else key_end), "key-assigned-again"
+    reason = why_not_a_credential(value, password)
+    if reason is not None:
         # What follows a key turned away is read again from right after it:
         # a key may stand where its value or a declared type seemed to be
         # ("Credentials: password: …", "key: password=…", "pass: auth=…").
         # So may a value that is an assignment itself (bos_token=…).
         if key_start >= 0:
-            return None, key_end
-        return None, offset if "=" in raw or ":" in raw else resume
+            return None, key_end, reason
+        return None, (offset if "=" in raw or ":" in raw else resume), reason
     if key_start < 0:
-        return (offset, index, family, (value, None)), match.end()
+        return (offset, index, family, (value, None)), match.end(), "secret"
     if _repeats_key(scanner, value, identifier):
-        return None, resume
+        return None, resume, "repeats-key"
     label_start, _ = _within_field(text, identifier_start - LABEL_LOOKBACK, identifier_start, key_end, key_end)
     label = text[label_start:key_end].lower()
-    return (offset, index, family, (value, label)), match.end()
+    return (offset, index, family, (value, label)), match.end(), "secret"
 
 
 def _plain_is_placeholder(scanner: _SecretScanner, found: str, anchor_chars: int) -> bool:
@@ -4050,23 +3937,22 @@ def _plain_is_placeholder(scanner: _SecretScanner, found: str, anchor_chars: int
     return scanner.wordish.fullmatch(body) is not None
 
 
-def _is_secret_part(scanner: _SecretScanner, scan: _Scan, match: re.Match[str], braced: bool, value: str) -> bool:
-    """The password of a URL or connection string: anything but a
+def _why_not_a_secret_part(scanner: _SecretScanner, match: re.Match[str], braced: bool, value: str) -> str | None:
+    """Why the password of a URL or connection string is none: a
     placeholder, a template (Pwd={cfg['db_pw']}), a port and path
     (http://host:5173/@vite/…) or the user name again (postgres:postgres@,
-    a well-known default rather than a secret)."""
-    if len(value) < MIN_VALUE_CHARS or _is_placeholder(scanner, value):
-        return False
-    if "%" in value and _is_placeholder(scanner, _percent_decoded(value)):
-        return False  # %3Cpassword%3E
+    a well-known default rather than a secret); None when it is one."""
+    if len(value) < MIN_VALUE_CHARS:
+        return "short"
+    if _is_placeholder(scanner, value) or ("%" in value and _is_placeholder(scanner, _percent_decoded(value))):
+        return "placeholder"  # also %3Cpassword%3E
     head = value.partition("[")[0].partition("(")[0]
     if braced and scanner.code.fullmatch(value) and scanner.wordish_or_numbered.fullmatch(head):
-        return False
-    if scan.has_user:
-        port = value.partition("/")[0].partition("#")[0]
-        if port.isdigit() or value == match["user"]:
-            return False
-    return True
+        return "template"
+    user = match.groupdict().get("user")
+    if user is not None and (value.partition("/")[0].partition("#")[0].isdigit() or value == user):
+        return "port-or-user"
+    return None
 
 
 def _percent_decoded(value: str) -> str:
@@ -4247,7 +4133,7 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
     return True
 
 
-def _stands_alone(scanner: _SecretScanner, value: str) -> bool:
+def a_value_standing_alone(value: str) -> bool:
     """Whether a value that follows its key after a space alone, with no
     ":" or "=" to say it is the key's, reads as a credential by its
     characters: a digit (the pattern saw to it) and both cases or a symbol,
@@ -4259,6 +4145,7 @@ def _stands_alone(scanner: _SecretScanner, value: str) -> bool:
     "=" is an assignment of its own (-passout pass:…), read where the scan
     goes on; one that starts as a path or a variable is not one (deploy key
     ~/.ssh/deploy_ed25519)."""
+    scanner = _secret_scanner()
     if ":" in value or "=" in value or value[0] in STANDALONE_NOT_FIRST:
         return False
     has_cases = value.lower() != value and value.upper() != value
@@ -4317,29 +4204,19 @@ def _key_read_again(scanner: _SecretScanner, value: str, identifier: str) -> int
     return max(folded.rfind(assigned), folded.rfind(labelled))
 
 
-def _credential_value(scanner: _SecretScanner, value: str, password: bool) -> bool:
-    """A credential rather than a word, a name, a number, a placeholder, a
-    reference or data, judged by characters and entropy rather than by a
-    list of words: no judgement of VALUE_JUDGEMENTS turns it away."""
-    verdict = scanner.value_verdicts.get((value, password))
-    if verdict is None:
-        verdict = why_not_a_credential(scanner, value, password) is None
-        scanner.value_verdicts[(value, password)] = verdict
-    return verdict
-
-
-def why_not_a_credential(scanner: _SecretScanner, value: str, password: bool) -> str | None:
+def why_not_a_credential(value: str, password: bool) -> str | None:
     """The first reason of VALUE_JUDGEMENTS to turn the value away, or None
-    when it is a credential.  ``password``: the key names a password, so
-    names are judged more strictly."""
+    when it is a credential rather than a word, a name, a number, a
+    placeholder, a reference or data.  ``password``: the key names a
+    password, so names are judged more strictly."""
     for judgement in VALUE_JUDGEMENTS:
-        reason = judgement(scanner, value, password)
+        reason = judgement(value, password)
         if reason is not None:
             return reason
     return None
 
 
-def _short_or_spaced(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def short_or_spaced(value: str, _password: bool) -> str | None:
     """Too short, holding a space, or without a cased letter."""
     if len(value) < MIN_VALUE_CHARS:
         return "short"
@@ -4348,18 +4225,19 @@ def _short_or_spaced(_scanner: _SecretScanner, value: str, _password: bool) -> s
     return "no-letter" if value.lower() == value.upper() else None
 
 
-def _a_word(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def a_word(value: str, _password: bool) -> str | None:
     """A word in any script, of one case or Capitalized: "stocké", "Пароль"."""
     if value.isalpha() and (value.islower() or value.isupper() or value[1:].islower()):
         return "word"
     return None
 
 
-def _a_placeholder(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def a_placeholder(value: str, _password: bool) -> str | None:
+    scanner = _secret_scanner()
     return "placeholder" if _is_placeholder(scanner, value) else None
 
 
-def _a_jose_header(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def a_jose_header(value: str, _password: bool) -> str | None:
     """A JWT's header alone (eyJhbGciOiJIUzI1NiJ9): base64url of a JSON
     object of header parameters, which names an algorithm and holds nothing
     secret.  A whole JWT has its own row."""
@@ -4377,30 +4255,33 @@ def _a_jose_header(_scanner: _SecretScanner, value: str, _password: bool) -> str
     return None
 
 
-def _masked(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def masked(value: str, _password: bool) -> str | None:
     """Part of a value with the rest masked or cut off: sk-...Xy9Z, ****1234,
     a value that ends in "...", or in MASK_TAIL_CHARS of at most
     MASK_MAX_DISTINCT kinds (ghp_…xxxxxxxxxxxxxxxx), as a token shape is."""
+    scanner = _secret_scanner()
     tail = value[-MASK_TAIL_CHARS:]
     if len(value) > MASK_TAIL_CHARS and len(set(tail)) <= MASK_MAX_DISTINCT:
         return "masked"
     return "masked" if scanner.mask.search(value) else None
 
 
-def _a_run(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def a_run(value: str, _password: bool) -> str | None:
     """A body made of runs (abcdef, 123456, abc123xyz): most neighbours
     one step apart, as no random string is."""
     return "run" if _mostly_runs(value) else None
 
 
-def _data(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def data(value: str, _password: bool) -> str | None:
     """Dates, times, addresses, host names, e-mail addresses, versions."""
+    scanner = _secret_scanner()
     return "data" if scanner.structured.fullmatch(value) else None
 
 
-def _a_path(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def a_path(value: str, _password: bool) -> str | None:
     """A file path whose every part reads as a name (/run/secrets/db, ~/.ssh/id,
     C:\\keys\\app.pfx); random characters between slashes do not."""
+    scanner = _secret_scanner()
     if "/" not in value and "\\" not in value:
         return None  # every path holds a separator
     match = scanner.path.fullmatch(value)
@@ -4410,10 +4291,11 @@ def _a_path(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
     return "path" if all(scanner.name.fullmatch(part) and _pronounceable(scanner, part) for part in parts) else None
 
 
-def _a_name(scanner: _SecretScanner, value: str, password: bool) -> str | None:
+def a_name(value: str, password: bool) -> str | None:
     """A name or an identifier: after a key that names a password, only
     names of plain words (getPassword, DB_PASSWORD_2); after another key,
     numbered words too (oauth2, Socks5Auth) and GPG key IDs."""
+    scanner = _secret_scanner()
     if password:
         return "name" if scanner.strict_name.fullmatch(value) else None
     if scanner.name.fullmatch(value) and _pronounceable(scanner, value):
@@ -4421,14 +4303,16 @@ def _a_name(scanner: _SecretScanner, value: str, password: bool) -> str | None:
     return "key-id" if scanner.key_id.fullmatch(value) else None
 
 
-def _a_reference(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def a_reference(value: str, _password: bool) -> str | None:
     """Words between slashes and other separators: where a secret lives."""
+    scanner = _secret_scanner()
     return "reference" if "/" in value and scanner.wordish_or_numbered.fullmatch(value) else None
 
 
-def _said_about_a_secret(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def said_about_a_secret(value: str, _password: bool) -> str | None:
     """A scheme, a vocabulary or a distinguished name: "password:
     Argon2id-hashed", "tokens: o200k_base", "bind_dn = cn=agent,dc=org"."""
+    scanner = _secret_scanner()
     for reason, pattern in (
         ("scheme", scanner.scheme),
         ("vocabulary", scanner.vocabulary),
@@ -4439,9 +4323,10 @@ def _said_about_a_secret(scanner: _SecretScanner, value: str, _password: bool) -
     return None
 
 
-def _an_assignment(scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def an_assignment(value: str, _password: bool) -> str | None:
     """A value that is itself a key and a name (AWS_PROFILE=prod-admin,
     bos_token=): what it assigns is judged where the scan goes on."""
+    scanner = _secret_scanner()
     if "=" not in value:
         return None
     key, _, rest = value.partition("=")
@@ -4450,36 +4335,37 @@ def _an_assignment(scanner: _SecretScanner, value: str, _password: bool) -> str 
     return "assignment" if not rest or scanner.name.fullmatch(rest) else None
 
 
-def _a_type_name(scanner: _SecretScanner, value: str, password: bool) -> str | None:
+def a_type_name(value: str, password: bool) -> str | None:
     """A type in code (private_key: X25519PrivateKey, password:
     secrecy::SecretString): names joined by "." or "::", the last made of
     words; after a key that names a password only with a module path."""
+    scanner = _secret_scanner()
     if not scanner.type_name.fullmatch(value) or (password and "." not in value and "::" not in value):
         return None
     return "type" if _pronounceable(scanner, value.replace("::", ".").rpartition(".")[2]) else None
 
 
-def _low_entropy(_scanner: _SecretScanner, value: str, _password: bool) -> str | None:
+def low_entropy(value: str, _password: bool) -> str | None:
     return None if _entropy_enough(value) else "low-entropy"
 
 
 # The judgements of a value, cheapest first; each returns why it turned the
 # value away (a fixed reason) or None.
-VALUE_JUDGEMENTS: tuple[Callable[[_SecretScanner, str, bool], str | None], ...] = (
-    _short_or_spaced,
-    _a_word,
-    _a_name,
-    _a_placeholder,
-    _data,
-    _a_jose_header,
-    _masked,
-    _a_run,
-    _a_path,
-    _said_about_a_secret,
-    _an_assignment,
-    _a_type_name,
-    _a_reference,
-    _low_entropy,
+VALUE_JUDGEMENTS: tuple[Callable[[str, bool], str | None], ...] = (
+    short_or_spaced,
+    a_word,
+    a_name,
+    a_placeholder,
+    data,
+    a_jose_header,
+    masked,
+    a_run,
+    a_path,
+    said_about_a_secret,
+    an_assignment,
+    a_type_name,
+    a_reference,
+    low_entropy,
 )
 
 
@@ -4574,23 +4460,21 @@ def _labelled_family(scanner: _SecretScanner, value: str, label: str) -> str | N
     return None
 
 
-def _shape_inside(scanner: _SecretScanner, value: str) -> str | None:
+def _shape_inside(value: str) -> str | None:
     """The family of a shape the value of a key=value hit holds, so that the
     hit is named after it: client_secret=…8Q~… is an Azure AD client secret
     (its row is anchored on "Q~", after the value starts, so it would not
     win on offset), "apiKey": "sk-…" an sk- key."""
+    scanner = _secret_scanner()
     best: SecretHit | None = None
-    for scan in scanner.scans:
-        # Every match of a scan starts with its first character: a value
-        # without it is not searched (a selection may hold 10,000 values).
-        if scan.first not in value:
+    for index in _rows_to_try(scanner, value, _lowered(value)):
+        if SECRET_RULES[index].judge not in READ_BLANKED:
             continue
-        if scan.value_group is None or not (scan.has_key or scan.has_password or scan.has_user):
-            for match in scan.regex.finditer(value):
-                hit = _judge(scanner, scan, value, match)[0]
-                if hit is not None:
-                    best = hit if best is None or _hit_order(hit) < _hit_order(best) else best
-                    break
+        for match in scanner.regexes[index].finditer(value):
+            hit = _verdict(scanner, index, value, match)[0]
+            if hit is not None:
+                best = hit if best is None or hit[:2] < best[:2] else best
+                break
     return None if best is None else hit_family(best)
 
 

@@ -994,7 +994,7 @@ class TestJudgement(unittest.TestCase):
         token does not make it continue a longer token."""
         rng = random.Random(21)
         for rule in cp.SECRET_RULES:
-            if rule.judged != "shape":
+            if rule.judge != "shape":
                 continue
             family, example = rule.family, row_example(rule, rng)
             expected = cp.find_secret(example)
@@ -1236,7 +1236,7 @@ class TestPeer(unittest.TestCase):
         rng = random.Random(41)
         placed = found = 0
         for index, rule in enumerate(cp.SECRET_RULES):
-            if rule.judged not in ("shape", "labelled"):
+            if rule.judge not in ("shape", "labelled"):
                 continue
             for name, context in GITLEAKS_CONTEXTS.items():
                 text = in_gitleaks_context(context, provider_name(rule), from_pattern(rule.example, rng))
@@ -2479,7 +2479,7 @@ class TestGeneratedBoundaries(unittest.TestCase):
         for index, rule in enumerate(cp.SECRET_RULES):
             # A run of one length: one more character of any kind ends it.
             if (
-                rule.judged != "shape"
+                rule.judge != "shape"
                 or not cp._token_end(re, rule.pattern)
                 or not re.search(r"\{\d+\}$", rule.pattern)
             ):

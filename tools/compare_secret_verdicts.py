@@ -177,7 +177,7 @@ def peer(gate: types.ModuleType, tables: Sequence[Sequence[Any]]) -> Iterator[Ca
     for table in tables:
         rng = seeded(SHAPES_SEED)
         for index, rule in enumerate(table):
-            if getattr(rule, "judged", PEER_JUDGED[0]) not in PEER_JUDGED:
+            if getattr(rule, "judge", getattr(rule, "judged", PEER_JUDGED[0])) not in PEER_JUDGED:
                 continue
             view = row_view(rule)
             for name, context in gate.GITLEAKS_CONTEXTS.items():
