@@ -6581,6 +6581,32 @@ class Arguments:
 
 VALUE_FLAGS = ("--state-root", "--selection")
 SWITCHES = ("--verify", "--dry-run", "--migrate")
+# Asked for alone, help is text for a person; beside any other argument it is
+# a bad command line like any other, so that a run always prints its one line.
+HELP_FLAGS = ("--help", "-h")
+# Fixed text: nothing in it comes from the arguments, the environment or a file.
+HELP_TEXT = """\
+conversation_projection: project a reviewed selection of conversation
+branches into a Graphify graph in a private state directory.
+
+usage:
+  python -I conversation_projection.py --state-root DIR --selection FILE
+      check FILE, record it in DIR's ledger and publish DIR/graph.json
+  python -I conversation_projection.py --state-root DIR
+      rebuild: publish the last accepted selection again from the ledger
+  python -I conversation_projection.py --state-root DIR [--selection FILE] --dry-run
+      check only, against the ledger too; create and change nothing
+  python -I conversation_projection.py --state-root DIR --verify
+      exit 0 only if the published graph matches its receipt and the ledger
+  python -I conversation_projection.py --state-root DIR --migrate
+      once per directory after an upgrade: convert the ledger, then rebuild
+  python -I conversation_projection.py --help | -h
+      this text
+
+Every run but this one prints one JSON line on stdout and nothing on stderr.
+Exit 0: done; 2: refused, fix what "code" and "at" name; 3: fix the
+environment, then rebuild.  Every code and its remedy: docs/codes.md;
+the result line: docs/result-line.md (in the project's source)."""
 
 
 def parse_arguments(argv: Sequence[str]) -> Arguments:
@@ -6731,7 +6757,10 @@ def _run_in(owned: OwnedDir | None, args: Arguments, loaded: LoadedSelection, lo
 
 
 def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tuple[int, str]:
-    """Run one invocation and return its exit code and result line."""
+    """Run one invocation and return its exit code and result line (or, for
+    a lone --help or -h, the help text)."""
+    if len(argv) == 1 and argv[0] in HELP_FLAGS:
+        return EXIT_OK, HELP_TEXT
     try:
         outcome = run(parse_arguments(argv), loader)
     except BaseException as error:

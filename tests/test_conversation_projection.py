@@ -101,8 +101,10 @@ class TestCommandLine(TempDirTestCase):
             "repeated switch": ["--state-root", self.state, "--verify", "--verify"],
             "switch with value": ["--state-root", self.state, f"--verify={sentinel}"],
             "flag as value": ["--state-root", "--verify"],
-            "help": ["--help"],
-            "short help": ["-h"],
+            "help with a run": ["--state-root", self.state, "--help"],
+            "short help with a run": ["-h", "--state-root", self.state],
+            "help twice": ["--help", "--help"],
+            "help with a value": [f"--help={sentinel}"],
             "abbreviation": ["--state", self.state],
         }
         for name, args in cases.items():
@@ -112,6 +114,53 @@ class TestCommandLine(TempDirTestCase):
                 self.assertNotIn(sentinel.encode(), result.stdout)
                 self.assertNotIn(self.tmp.encode(), result.stdout)
                 self.assertFalse(os.path.exists(self.state))
+
+    def test_help_alone_prints_the_fixed_text(self) -> None:
+        """--help or -h, alone: the fixed text on stdout, exit 0, stderr empty,
+        the same whatever the environment and working directory, and nothing
+        created; it names every command form and where the codes are."""
+        outputs = set()
+        for flag in ("--help", "-h"):
+            for env in (child_env(), child_env(CP_HELP_SENTINEL="ENVSENTINEL-h4x", COLUMNS="20", LANG="C")):
+                with self.subTest(flag=flag, env=len(env)):
+                    workdir = os.path.join(self.tmp, f"cwd-{flag}-{len(env)}")
+                    os.mkdir(workdir)
+                    completed = subprocess.run(
+                        [sys.executable, "-I", MODULE, flag], capture_output=True, env=env, cwd=workdir, timeout=60
+                    )
+                    self.assertEqual((completed.returncode, completed.stderr), (0, b""))
+                    self.assertEqual(completed.stdout, (cp.HELP_TEXT + "\n").encode("ascii"))
+                    self.assertNotIn(b"ENVSENTINEL", completed.stdout)
+                    self.assertNotIn(self.tmp.encode(), completed.stdout)
+                    self.assertEqual(os.listdir(workdir), [])
+                    outputs.add(completed.stdout)
+        self.assertEqual(len(outputs), 1)
+        text = cp.HELP_TEXT
+        for form in ("--selection FILE", "--dry-run", "--verify", "--migrate", "--help | -h"):
+            self.assertIn(form, text)
+        self.assertLessEqual(len(text.splitlines()), 30, "help stays short")
+        for page in ("docs/codes.md", "docs/result-line.md"):
+            self.assertIn(page, text)
+            self.assertTrue(os.path.isfile(os.path.join(ROOT, page)), page)
+
+    def test_help_through_main(self) -> None:
+        """main() writes the text to descriptor 1 and returns 0."""
+        out_path = os.path.join(self.tmp, "out")
+        for flag in ("--help", "-h"):
+            with self.subTest(flag):
+                self.assertEqual(cp.execute([flag]), (0, cp.HELP_TEXT))
+                saved = os.dup(1)
+                try:
+                    with open(out_path, "wb") as out:
+                        os.dup2(out.fileno(), 1)
+                        exit_code = cp.main([flag])
+                finally:
+                    os.dup2(saved, 1)
+                    os.close(saved)
+                self.assertEqual(exit_code, 0)
+                with open(out_path, "rb") as handle:
+                    self.assertEqual(handle.read(), (cp.HELP_TEXT + "\n").encode("ascii"))
+        self.assertFalse(os.path.exists(self.state))
 
     def test_equals_form_is_accepted(self) -> None:
         path = self.write_selection(minimal())
