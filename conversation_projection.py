@@ -430,13 +430,17 @@ STAMP_NAME = "last_query_stamp"
 TMP_SUFFIX = ".tmp"
 PUBLISHED_NAMES = (STATE_NAME, EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME)
 TEMP_NAMES = tuple(name + TMP_SUFFIX for name in PUBLISHED_NAMES)
-OWNED_FILES = frozenset((*PUBLISHED_NAMES, *TEMP_NAMES, LOCK_NAME))
+# What Graphify's viewers write beside the graph they read ("export html",
+# "tree"): derived from the graph like the query stamp, so accepted as
+# regular files, never vouched for, and removed with the graph they show.
+VIEWER_NAMES = ("graph.html", "GRAPH_TREE.html")
+OWNED_FILES = frozenset((*PUBLISHED_NAMES, *TEMP_NAMES, LOCK_NAME, *VIEWER_NAMES))
 # Removed in this order, the receipt first, so that no moment exists at which
 # a receipt vouches for a half-removed set.
-DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES)
+DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES, *VIEWER_NAMES)
 # What only a state can account for: a first use refuses a directory that
 # holds one of these without state.json.
-DERIVED_PUBLISHED_NAMES = frozenset({EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME, CACHE_NAME})
+DERIVED_PUBLISHED_NAMES = frozenset({EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME, CACHE_NAME, *VIEWER_NAMES})
 
 if TYPE_CHECKING:
     JsonObject = dict[str, Any]
@@ -5802,8 +5806,9 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
 
     A directory without state.json counts as empty when it holds only .tmp
     twins and Graphify temporaries, all that a first run killed before its
-    commit can leave.  A graph, an extraction, a receipt or a cache there was
-    not made by this adapter from a state it can show, and is never replaced."""
+    commit can leave.  A graph, an extraction, a receipt, a view of a graph
+    or a cache there was not made from a state it can show, and is never
+    replaced."""
     names = owned.names()
     symlink = foreign = wrong_type = lock_held = published = False
     for name in names:

@@ -1855,6 +1855,125 @@ class TestOwnedDirectory(TempDirTestCase):
         self.assertResult(self.rebuild(), "built")
         self.assertEqual(self.entries(), PUBLISHED)
 
+    def write_viewers(self, mode: int = 0o644) -> None:
+        """What Graphify's "export html" and "tree" leave beside the graph."""
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            path = os.path.join(self.state, name)
+            with open(path, "w") as handle:
+                handle.write("<html>every approved summary</html>")
+            os.chmod(path, mode)
+
+    def test_graphify_viewers_are_accepted_then_cleared(self) -> None:
+        """graph.html and GRAPH_TREE.html: accepted by --verify and --dry-run
+        and left there, removed by every update, refusal after the
+        withdrawal, and rebuild."""
+        self.built()
+        self.write_viewers()
+        before = snapshot_tree(self.state)
+        self.assertResult(self.verify(), "verified")
+        path = self.write_selection(fixture())
+        self.assertResult(run_module(["--state-root", self.state, "--selection", path, "--dry-run"]), "checked")
+        self.assertResult(run_module(["--state-root", self.state, "--dry-run"]), "checked")
+        self.assertEqual(snapshot_tree(self.state), before)
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.write_viewers()
+        self.assertResult(self.project(dict(fixture(), revision=2)), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.write_viewers()
+        self.assertResult(self.project(fixture()), "revision_stale", at="/revision", withdrawn=True)
+        self.assertEqual(self.entries(), ["state.json"])
+        self.assertResult(self.rebuild(), "built")
+        self.write_viewers()
+        self.assertResult(
+            self.project(dict(fixture(), revision=2), mode="build-raises"), "graphify_failed", withdrawn=True
+        )
+        self.assertEqual(self.entries(), ["state.json"])
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.assertResult(self.verify(), "verified")
+
+    def test_graphify_viewers_are_not_vouched_for(self) -> None:
+        """--verify reads none of them: whatever they hold, it answers for
+        the graph alone."""
+        self.built()
+        self.write_viewers(0o600)
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            with open(os.path.join(self.state, name), "wb") as handle:
+                handle.write(b"\xff not a view of this graph")
+        self.assertResult(self.verify(), "verified")
+        os.unlink(os.path.join(self.state, "graph.json"))
+        self.assertResult(self.verify(), "receipt_mismatch")
+
+    def test_graphify_viewer_names_of_another_kind(self) -> None:
+        """A directory of a viewer's name is not a view: state_unknown_entry,
+        and it is kept with what it holds."""
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            with self.subTest(name):
+                self.built()
+                os.mkdir(os.path.join(self.state, name))
+                with open(os.path.join(self.state, name, "inner.txt"), "w") as handle:
+                    handle.write("x")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.rebuild(), "state_unknown_entry")
+                self.assertResult(self.project(dict(fixture(), revision=2)), "state_unknown_entry")
+                self.assertResult(self.verify(), "state_unknown_entry")
+                self.assertResult(run_module(["--state-root", self.state, "--dry-run"]), "state_unknown_entry")
+                self.assertEqual(snapshot_tree(self.state), before)
+                shutil.rmtree(self.state)
+
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
+    def test_graphify_viewer_names_as_symlinks(self) -> None:
+        outside = os.path.join(self.tmp, "outside.html")
+        with open(outside, "w") as handle:
+            handle.write("keep")
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            with self.subTest(name):
+                self.built()
+                os.symlink(outside, os.path.join(self.state, name))
+                before = snapshot_tree(self.state)
+                self.assertResult(self.rebuild(), "state_symlink")
+                self.assertResult(self.verify(), "state_symlink")
+                self.assertResult(run_module(["--state-root", self.state, "--dry-run"]), "state_symlink")
+                self.assertEqual(snapshot_tree(self.state), before)
+                with open(outside) as handle:
+                    self.assertEqual(handle.read(), "keep")
+                shutil.rmtree(self.state)
+
+    def test_first_use_with_a_graphify_viewer_is_not_empty(self) -> None:
+        """A view of a graph without state.json shows a graph the adapter
+        cannot account for, as graph.json there would: state_not_empty."""
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            with self.subTest(name):
+                os.mkdir(self.state)
+                with open(os.path.join(self.state, name), "w") as handle:
+                    handle.write("someone's graph")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.project(fixture()), "state_not_empty")
+                path = self.write_selection(fixture())
+                self.assertResult(
+                    run_module(["--state-root", self.state, "--selection", path, "--dry-run"]), "state_not_empty"
+                )
+                self.assertEqual(snapshot_tree(self.state), before)
+                shutil.rmtree(self.state)
+
+    def test_other_graphify_exports_stay_unknown(self) -> None:
+        """What Graphify's other exports write there is not derived by the
+        adapter's rules: state_unknown_entry, kept."""
+        self.built()
+        for name in ("graph.graphml", "cypher.txt", "graphify-out"):
+            with self.subTest(name):
+                path = os.path.join(self.state, name)
+                if name == "graphify-out":
+                    os.mkdir(path)
+                else:
+                    with open(path, "w") as handle:
+                        handle.write("x")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.rebuild(), "state_unknown_entry")
+                self.assertEqual(snapshot_tree(self.state), before)
+                (os.rmdir if name == "graphify-out" else os.unlink)(path)
+
     def test_empty_cache_is_cleared(self) -> None:
         self.built()
         os.mkdir(os.path.join(self.state, "cache"))
