@@ -1041,13 +1041,25 @@ class _Walk:
         self.hidden: list[str] = []
 
 
+# The required fields in the order their values are checked: a missing one
+# is reported at the pointer it would have, the first missing in this order.
+REQUIRED_ORDER = (
+    *("schemaVersion", "corpusId", "revision", "branches"),
+    *("branchId", "sourceRevision", "sources", "summaries"),
+    *("refId", "sha256"),
+    *("summaryId", "role", "kind", "approved", "text"),
+)
+
+
 def _require_object(value: Any, fields: frozenset[str], required: frozenset[str], where: str) -> JsonObject:
     if not isinstance(value, dict):
         fail("selection_schema", where)
     if not value.keys() <= fields:
         fail("selection_unknown_field", where)
     if not required <= value.keys():
-        fail("selection_schema", where)
+        # An allowlisted name from the table above, never a key of the input.
+        missing = next(name for name in REQUIRED_ORDER if name in required and name not in value)
+        fail("selection_schema", f"{where}/{missing}")
     return value
 
 
@@ -5865,7 +5877,8 @@ def _remove_graphify_temps(owned: OwnedDir) -> None:
 
 def remove_derived(owned: OwnedDir) -> None:
     """Invalidate the published graph: the receipt first, then the graph,
-    the extraction, every temporary, the query stamp and its empty cache/."""
+    the extraction, every temporary, Graphify's views of the graph, the
+    query stamp and its empty cache/."""
     for name in DERIVED_NAMES:
         owned.unlink(name)
     _remove_graphify_temps(owned)

@@ -542,9 +542,9 @@ invalid("branch.json handoff", "selection_unknown_field", "/branches/0", lambda 
 # Structure.
 invalid("schemaVersion 2", "selection_schema", "/schemaVersion", lambda v: v.update(schemaVersion=2))
 invalid("schemaVersion true", "selection_schema", "/schemaVersion", lambda v: v.update(schemaVersion=True))
-invalid("schemaVersion missing", "selection_schema", "", lambda v: v.pop("schemaVersion"))
-invalid("corpusId missing", "selection_schema", "", lambda v: v.pop("corpusId"))
-invalid("branches missing", "selection_schema", "", lambda v: v.pop("branches"))
+invalid("schemaVersion missing", "selection_schema", "/schemaVersion", lambda v: v.pop("schemaVersion"))
+invalid("corpusId missing", "selection_schema", "/corpusId", lambda v: v.pop("corpusId"))
+invalid("branches missing", "selection_schema", "/branches", lambda v: v.pop("branches"))
 invalid("branches object", "selection_schema", "/branches", lambda v: v.update(branches={}))
 invalid("branch not object", "selection_schema", "/branches/2", lambda v: v["branches"].append("b"))
 invalid("revision zero", "selection_schema", "/revision", lambda v: v.update(revision=0))
@@ -564,8 +564,8 @@ invalid(
     "/branches/0/sourceRevision",
     lambda v: first_branch(v).update(sourceRevision=True),
 )
-invalid("sources missing", "selection_schema", "/branches/0", lambda v: first_branch(v).pop("sources"))
-invalid("summaries missing", "selection_schema", "/branches/0", lambda v: first_branch(v).pop("summaries"))
+invalid("sources missing", "selection_schema", "/branches/0/sources", lambda v: first_branch(v).pop("sources"))
+invalid("summaries missing", "selection_schema", "/branches/0/summaries", lambda v: first_branch(v).pop("summaries"))
 invalid(
     "sha256 upper",
     "selection_schema",
@@ -584,16 +584,21 @@ invalid(
     "/branches/0/sources/0/sha256",
     lambda v: first_source(v).update(sha256="a" * 64 + "\n"),
 )
-invalid("sha256 missing", "selection_schema", "/branches/0/sources/0", lambda v: first_source(v).pop("sha256"))
+invalid("sha256 missing", "selection_schema", "/branches/0/sources/0/sha256", lambda v: first_source(v).pop("sha256"))
 invalid(
     "role system", "selection_schema", "/branches/0/summaries/0/role", lambda v: first_summary(v).update(role="system")
 )
-invalid("role missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("role"))
-invalid("text missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("text"))
+invalid("role missing", "selection_schema", "/branches/0/summaries/0/role", lambda v: first_summary(v).pop("role"))
+invalid("text missing", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).pop("text"))
 invalid("text empty", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text=""))
 invalid("text blank", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text="   "))
 invalid("text number", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text=5))
-invalid("approved missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("approved"))
+invalid(
+    "approved missing",
+    "selection_schema",
+    "/branches/0/summaries/0/approved",
+    lambda v: first_summary(v).pop("approved"),
+)
 invalid("exclude string", "selection_schema", "/exclude", lambda v: v.update(exclude="parent"))
 for _bad_id in ("Upper", "under_score", "-leading", "a" * 65, "", "dot.ted", "sp ace", "slash/x", "trail\n"):
     invalid(f"corpusId {_bad_id!r}", "selection_schema", "/corpusId", lambda v, i=_bad_id: v.update(corpusId=i))
@@ -738,6 +743,60 @@ class TestAllowlist(TempDirTestCase):
                 error = refusal_of(mutated(change))
                 assert error is not None
                 self.assertEqual((error.code, error.at, error.rule), (code, at, None))
+
+    def test_a_missing_field_is_located_at_the_field(self) -> None:
+        """Every required field at every level, missing: selection_schema at
+        the pointer the field would have, through the command line."""
+        value = selection(
+            1,
+            [
+                branch("a", sources=["ref-a"], summaries=[summary("s0", "First."), summary("s1", "Second.")]),
+                branch("b", sources=["ref-b", "ref-c"], summaries=[summary("s0", "One."), summary("s1", "Two.")]),
+                branch("c", parent="a", sources=["ref-d"], summaries=[summary("s0", "Three.")]),
+            ],
+        )
+        required = {
+            "": cp.SELECTION_REQUIRED,
+            "/branches/2": cp.BRANCH_REQUIRED,
+            "/branches/1/sources/1": cp.SOURCE_FIELDS,
+            "/branches/1/summaries/1": cp.SUMMARY_REQUIRED,
+        }
+        self.assertEqual(set(cp.REQUIRED_ORDER), set().union(*required.values()))
+        cases = 0
+        for where, fields in required.items():
+            for field in sorted(fields):
+                with self.subTest(f"{where}/{field}"):
+                    broken = copy.deepcopy(value)
+                    target = broken
+                    for step in where.split("/")[1:]:
+                        target = target[int(step) if step.isdigit() else step]
+                    del target[field]
+                    path = self.write_selection(broken)
+                    result = run_module(["--state-root", self.state, "--selection", path, "--dry-run"])
+                    self.assertResult(result, "selection_schema", at=f"{where}/{field}")
+                    self.assertFalse(os.path.exists(self.state))
+                    cases += 1
+        self.assertEqual(cases, 15)
+
+    def test_of_several_missing_fields_the_first_checked_is_named(self) -> None:
+        """The order the values are checked in, whatever the file's key order."""
+        value = minimal()
+        del value["revision"], value["corpusId"]
+        self.assertEqual(refusal_of(value).at, "/corpusId")  # type: ignore[union-attr]
+        value = minimal()
+        first = value["branches"][0]["summaries"][0]
+        del first["text"], first["role"], first["summaryId"]
+        error = refusal_of(value)
+        self.assertEqual((error.code, error.at), ("selection_schema", "/branches/0/summaries/0/summaryId"))  # type: ignore[union-attr]
+        value = minimal()
+        del value["branches"][1]["summaries"], value["branches"][1]["sourceRevision"]
+        self.assertEqual(refusal_of(value).at, "/branches/1/sourceRevision")  # type: ignore[union-attr]
+        # An unknown field in the same object is still reported first, at the object.
+        value = minimal()
+        value["branches"][0].pop("branchId")
+        value["branches"][0]["prompt"] = "x"
+        error = refusal_of(value)
+        self.assertEqual((error.code, error.at), ("selection_unknown_field", "/branches/0"))  # type: ignore[union-attr]
 
     def test_bounds_themselves_are_accepted(self) -> None:
         at_bounds = [
