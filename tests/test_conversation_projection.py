@@ -196,15 +196,15 @@ class TestResultLine(TempDirTestCase):
     def test_every_code_has_a_documented_exit(self) -> None:
         self.assertEqual({cp.CODES[c] for c in ("built", "verified", "checked")}, {0})
         self.assertEqual({cp.CODES[c] for c in ("graphify_missing", "graphify_incompatible", "graphify_failed")}, {3})
-        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
-            readme = handle.read()
-        for code in cp.CODES:
-            self.assertIn(f"`{code}`", readme, f"README must document {code}")
+        with open(os.path.join(ROOT, "docs", "codes.md"), encoding="utf-8") as handle:
+            table = handle.read()
+        for code, exit_code in cp.CODES.items():
+            self.assertIn(f"\n| `{code}` | {exit_code} |", table, f"docs/codes.md must document {code}")
 
-    def test_the_state_bounds_are_those_the_readme_states(self) -> None:
+    def test_the_state_bounds_are_those_the_codes_table_states(self) -> None:
         import re
 
-        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        with open(os.path.join(ROOT, "docs", "codes.md"), encoding="utf-8") as handle:
             readme = handle.read()
         found = re.search(r"own bounds \((\d+) MiB, ([\d,]+) tombstones\)", readme)
         assert found is not None
