@@ -430,13 +430,17 @@ STAMP_NAME = "last_query_stamp"
 TMP_SUFFIX = ".tmp"
 PUBLISHED_NAMES = (STATE_NAME, EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME)
 TEMP_NAMES = tuple(name + TMP_SUFFIX for name in PUBLISHED_NAMES)
-OWNED_FILES = frozenset((*PUBLISHED_NAMES, *TEMP_NAMES, LOCK_NAME))
+# What Graphify's viewers write beside the graph they read ("export html",
+# "tree"): derived from the graph like the query stamp, so accepted as
+# regular files, never vouched for, and removed with the graph they show.
+VIEWER_NAMES = ("graph.html", "GRAPH_TREE.html")
+OWNED_FILES = frozenset((*PUBLISHED_NAMES, *TEMP_NAMES, LOCK_NAME, *VIEWER_NAMES))
 # Removed in this order, the receipt first, so that no moment exists at which
 # a receipt vouches for a half-removed set.
-DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES)
+DERIVED_NAMES = (RECEIPT_NAME, GRAPH_NAME, EXTRACTION_NAME, *TEMP_NAMES, *VIEWER_NAMES)
 # What only a state can account for: a first use refuses a directory that
 # holds one of these without state.json.
-DERIVED_PUBLISHED_NAMES = frozenset({EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME, CACHE_NAME})
+DERIVED_PUBLISHED_NAMES = frozenset({EXTRACTION_NAME, GRAPH_NAME, RECEIPT_NAME, CACHE_NAME, *VIEWER_NAMES})
 
 if TYPE_CHECKING:
     JsonObject = dict[str, Any]
@@ -1037,13 +1041,25 @@ class _Walk:
         self.hidden: list[str] = []
 
 
+# The required fields in the order their values are checked: a missing one
+# is reported at the pointer it would have, the first missing in this order.
+REQUIRED_ORDER = (
+    *("schemaVersion", "corpusId", "revision", "branches"),
+    *("branchId", "sourceRevision", "sources", "summaries"),
+    *("refId", "sha256"),
+    *("summaryId", "role", "kind", "approved", "text"),
+)
+
+
 def _require_object(value: Any, fields: frozenset[str], required: frozenset[str], where: str) -> JsonObject:
     if not isinstance(value, dict):
         fail("selection_schema", where)
     if not value.keys() <= fields:
         fail("selection_unknown_field", where)
     if not required <= value.keys():
-        fail("selection_schema", where)
+        # An allowlisted name from the table above, never a key of the input.
+        missing = next(name for name in REQUIRED_ORDER if name in required and name not in value)
+        fail("selection_schema", f"{where}/{missing}")
     return value
 
 
@@ -5686,8 +5702,9 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
 
     A directory without state.json counts as empty when it holds only .tmp
     twins and Graphify temporaries, all that a first run killed before its
-    commit can leave.  A graph, an extraction, a receipt or a cache there was
-    not made by this adapter from a state it can show, and is never replaced."""
+    commit can leave.  A graph, an extraction, a receipt, a view of a graph
+    or a cache there was not made from a state it can show, and is never
+    replaced."""
     names = owned.names()
     symlink = foreign = wrong_type = lock_held = published = False
     for name in names:
@@ -5744,7 +5761,8 @@ def _remove_graphify_temps(owned: OwnedDir) -> None:
 
 def remove_derived(owned: OwnedDir) -> None:
     """Invalidate the published graph: the receipt first, then the graph,
-    the extraction, every temporary, the query stamp and its empty cache/."""
+    the extraction, every temporary, Graphify's views of the graph, the
+    query stamp and its empty cache/."""
     for name in DERIVED_NAMES:
         owned.unlink(name)
     _remove_graphify_temps(owned)
@@ -6465,6 +6483,32 @@ class Arguments:
 
 VALUE_FLAGS = ("--state-root", "--selection")
 SWITCHES = ("--verify", "--dry-run", "--migrate")
+# Asked for alone, help is text for a person; beside any other argument it is
+# a bad command line like any other, so that a run always prints its one line.
+HELP_FLAGS = ("--help", "-h")
+# Fixed text: nothing in it comes from the arguments, the environment or a file.
+HELP_TEXT = """\
+conversation_projection: project a reviewed selection of conversation
+branches into a Graphify graph in a private state directory.
+
+usage:
+  python -I conversation_projection.py --state-root DIR --selection FILE
+      check FILE, record it in DIR's ledger and publish DIR/graph.json
+  python -I conversation_projection.py --state-root DIR
+      rebuild: publish the last accepted selection again from the ledger
+  python -I conversation_projection.py --state-root DIR [--selection FILE] --dry-run
+      check only, against the ledger too; create and change nothing
+  python -I conversation_projection.py --state-root DIR --verify
+      exit 0 only if the published graph matches its receipt and the ledger
+  python -I conversation_projection.py --state-root DIR --migrate
+      once per directory after an upgrade: convert the ledger, then rebuild
+  python -I conversation_projection.py --help | -h
+      this text
+
+Every run but this one prints one JSON line on stdout and nothing on stderr.
+Exit 0: done; 2: refused, fix what "code" and "at" name; 3: fix the
+environment, then rebuild.  Every code and its remedy: docs/codes.md;
+the result line: docs/result-line.md (in the project's source)."""
 
 
 def parse_arguments(argv: Sequence[str]) -> Arguments:
@@ -6615,7 +6659,10 @@ def _run_in(owned: OwnedDir | None, args: Arguments, loaded: LoadedSelection, lo
 
 
 def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tuple[int, str]:
-    """Run one invocation and return its exit code and result line."""
+    """Run one invocation and return its exit code and result line (or, for
+    a lone --help or -h, the help text)."""
+    if len(argv) == 1 and argv[0] in HELP_FLAGS:
+        return EXIT_OK, HELP_TEXT
     try:
         outcome = run(parse_arguments(argv), loader)
     except BaseException as error:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import unittest
@@ -200,6 +201,25 @@ class TestRealGraphify(TempDirTestCase):
         self.assertNotIn("forked_from", no_hop.stdout + no_hop.stderr)
         child = self.cli("explain", "branch:child")
         self.assertNotIn("forked_from", child.stdout)
+
+    def test_graphify_viewers_beside_the_graph(self) -> None:
+        """The real "export html" and "tree" write graph.html and
+        GRAPH_TREE.html beside the graph: --verify and --dry-run accept them,
+        the next update removes them."""
+        from importlib import metadata
+
+        if version_tuple(metadata.version("graphifyy")) < (0, 9, 96):
+            self.skipTest("the viewers were checked with Graphify 0.9.96")
+        self.assertResult(self.project(fixture()), "built")
+        self.cli("export", "html")
+        self.cli("tree")
+        self.assertEqual(self.entries(), sorted(["GRAPH_TREE.html", "graph.html", *PUBLISHED]))
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            self.assertTrue(stat.S_ISREG(os.lstat(os.path.join(self.state, name)).st_mode), name)
+        self.assertResult(self.verify(), "verified")
+        self.assertResult(run_module(["--state-root", self.state, "--dry-run"], env=self.env), "checked")
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
 
     def graphify_text(self, *args: str) -> str:
         """A command's stdout as written: bytes, decoded, no newline translation."""

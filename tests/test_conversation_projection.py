@@ -101,8 +101,10 @@ class TestCommandLine(TempDirTestCase):
             "repeated switch": ["--state-root", self.state, "--verify", "--verify"],
             "switch with value": ["--state-root", self.state, f"--verify={sentinel}"],
             "flag as value": ["--state-root", "--verify"],
-            "help": ["--help"],
-            "short help": ["-h"],
+            "help with a run": ["--state-root", self.state, "--help"],
+            "short help with a run": ["-h", "--state-root", self.state],
+            "help twice": ["--help", "--help"],
+            "help with a value": [f"--help={sentinel}"],
             "abbreviation": ["--state", self.state],
         }
         for name, args in cases.items():
@@ -112,6 +114,53 @@ class TestCommandLine(TempDirTestCase):
                 self.assertNotIn(sentinel.encode(), result.stdout)
                 self.assertNotIn(self.tmp.encode(), result.stdout)
                 self.assertFalse(os.path.exists(self.state))
+
+    def test_help_alone_prints_the_fixed_text(self) -> None:
+        """--help or -h, alone: the fixed text on stdout, exit 0, stderr empty,
+        the same whatever the environment and working directory, and nothing
+        created; it names every command form and where the codes are."""
+        outputs = set()
+        for flag in ("--help", "-h"):
+            for env in (child_env(), child_env(CP_HELP_SENTINEL="ENVSENTINEL-h4x", COLUMNS="20", LANG="C")):
+                with self.subTest(flag=flag, env=len(env)):
+                    workdir = os.path.join(self.tmp, f"cwd-{flag}-{len(env)}")
+                    os.mkdir(workdir)
+                    completed = subprocess.run(
+                        [sys.executable, "-I", MODULE, flag], capture_output=True, env=env, cwd=workdir, timeout=60
+                    )
+                    self.assertEqual((completed.returncode, completed.stderr), (0, b""))
+                    self.assertEqual(completed.stdout, (cp.HELP_TEXT + "\n").encode("ascii"))
+                    self.assertNotIn(b"ENVSENTINEL", completed.stdout)
+                    self.assertNotIn(self.tmp.encode(), completed.stdout)
+                    self.assertEqual(os.listdir(workdir), [])
+                    outputs.add(completed.stdout)
+        self.assertEqual(len(outputs), 1)
+        text = cp.HELP_TEXT
+        for form in ("--selection FILE", "--dry-run", "--verify", "--migrate", "--help | -h"):
+            self.assertIn(form, text)
+        self.assertLessEqual(len(text.splitlines()), 30, "help stays short")
+        for page in ("docs/codes.md", "docs/result-line.md"):
+            self.assertIn(page, text)
+            self.assertTrue(os.path.isfile(os.path.join(ROOT, page)), page)
+
+    def test_help_through_main(self) -> None:
+        """main() writes the text to descriptor 1 and returns 0."""
+        out_path = os.path.join(self.tmp, "out")
+        for flag in ("--help", "-h"):
+            with self.subTest(flag):
+                self.assertEqual(cp.execute([flag]), (0, cp.HELP_TEXT))
+                saved = os.dup(1)
+                try:
+                    with open(out_path, "wb") as out:
+                        os.dup2(out.fileno(), 1)
+                        exit_code = cp.main([flag])
+                finally:
+                    os.dup2(saved, 1)
+                    os.close(saved)
+                self.assertEqual(exit_code, 0)
+                with open(out_path, "rb") as handle:
+                    self.assertEqual(handle.read(), (cp.HELP_TEXT + "\n").encode("ascii"))
+        self.assertFalse(os.path.exists(self.state))
 
     def test_equals_form_is_accepted(self) -> None:
         path = self.write_selection(minimal())
@@ -147,15 +196,15 @@ class TestResultLine(TempDirTestCase):
     def test_every_code_has_a_documented_exit(self) -> None:
         self.assertEqual({cp.CODES[c] for c in ("built", "verified", "checked")}, {0})
         self.assertEqual({cp.CODES[c] for c in ("graphify_missing", "graphify_incompatible", "graphify_failed")}, {3})
-        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
-            readme = handle.read()
-        for code in cp.CODES:
-            self.assertIn(f"`{code}`", readme, f"README must document {code}")
+        with open(os.path.join(ROOT, "docs", "codes.md"), encoding="utf-8") as handle:
+            table = handle.read()
+        for code, exit_code in cp.CODES.items():
+            self.assertIn(f"\n| `{code}` | {exit_code} |", table, f"docs/codes.md must document {code}")
 
-    def test_the_state_bounds_are_those_the_readme_states(self) -> None:
+    def test_the_state_bounds_are_those_the_codes_table_states(self) -> None:
         import re
 
-        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        with open(os.path.join(ROOT, "docs", "codes.md"), encoding="utf-8") as handle:
             readme = handle.read()
         found = re.search(r"own bounds \((\d+) MiB, ([\d,]+) tombstones\)", readme)
         assert found is not None
@@ -493,9 +542,9 @@ invalid("branch.json handoff", "selection_unknown_field", "/branches/0", lambda 
 # Structure.
 invalid("schemaVersion 2", "selection_schema", "/schemaVersion", lambda v: v.update(schemaVersion=2))
 invalid("schemaVersion true", "selection_schema", "/schemaVersion", lambda v: v.update(schemaVersion=True))
-invalid("schemaVersion missing", "selection_schema", "", lambda v: v.pop("schemaVersion"))
-invalid("corpusId missing", "selection_schema", "", lambda v: v.pop("corpusId"))
-invalid("branches missing", "selection_schema", "", lambda v: v.pop("branches"))
+invalid("schemaVersion missing", "selection_schema", "/schemaVersion", lambda v: v.pop("schemaVersion"))
+invalid("corpusId missing", "selection_schema", "/corpusId", lambda v: v.pop("corpusId"))
+invalid("branches missing", "selection_schema", "/branches", lambda v: v.pop("branches"))
 invalid("branches object", "selection_schema", "/branches", lambda v: v.update(branches={}))
 invalid("branch not object", "selection_schema", "/branches/2", lambda v: v["branches"].append("b"))
 invalid("revision zero", "selection_schema", "/revision", lambda v: v.update(revision=0))
@@ -515,8 +564,8 @@ invalid(
     "/branches/0/sourceRevision",
     lambda v: first_branch(v).update(sourceRevision=True),
 )
-invalid("sources missing", "selection_schema", "/branches/0", lambda v: first_branch(v).pop("sources"))
-invalid("summaries missing", "selection_schema", "/branches/0", lambda v: first_branch(v).pop("summaries"))
+invalid("sources missing", "selection_schema", "/branches/0/sources", lambda v: first_branch(v).pop("sources"))
+invalid("summaries missing", "selection_schema", "/branches/0/summaries", lambda v: first_branch(v).pop("summaries"))
 invalid(
     "sha256 upper",
     "selection_schema",
@@ -535,16 +584,21 @@ invalid(
     "/branches/0/sources/0/sha256",
     lambda v: first_source(v).update(sha256="a" * 64 + "\n"),
 )
-invalid("sha256 missing", "selection_schema", "/branches/0/sources/0", lambda v: first_source(v).pop("sha256"))
+invalid("sha256 missing", "selection_schema", "/branches/0/sources/0/sha256", lambda v: first_source(v).pop("sha256"))
 invalid(
     "role system", "selection_schema", "/branches/0/summaries/0/role", lambda v: first_summary(v).update(role="system")
 )
-invalid("role missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("role"))
-invalid("text missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("text"))
+invalid("role missing", "selection_schema", "/branches/0/summaries/0/role", lambda v: first_summary(v).pop("role"))
+invalid("text missing", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).pop("text"))
 invalid("text empty", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text=""))
 invalid("text blank", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text="   "))
 invalid("text number", "selection_schema", "/branches/0/summaries/0/text", lambda v: first_summary(v).update(text=5))
-invalid("approved missing", "selection_schema", "/branches/0/summaries/0", lambda v: first_summary(v).pop("approved"))
+invalid(
+    "approved missing",
+    "selection_schema",
+    "/branches/0/summaries/0/approved",
+    lambda v: first_summary(v).pop("approved"),
+)
 invalid("exclude string", "selection_schema", "/exclude", lambda v: v.update(exclude="parent"))
 for _bad_id in ("Upper", "under_score", "-leading", "a" * 65, "", "dot.ted", "sp ace", "slash/x", "trail\n"):
     invalid(f"corpusId {_bad_id!r}", "selection_schema", "/corpusId", lambda v, i=_bad_id: v.update(corpusId=i))
@@ -689,6 +743,60 @@ class TestAllowlist(TempDirTestCase):
                 error = refusal_of(mutated(change))
                 assert error is not None
                 self.assertEqual((error.code, error.at, error.rule), (code, at, None))
+
+    def test_a_missing_field_is_located_at_the_field(self) -> None:
+        """Every required field at every level, missing: selection_schema at
+        the pointer the field would have, through the command line."""
+        value = selection(
+            1,
+            [
+                branch("a", sources=["ref-a"], summaries=[summary("s0", "First."), summary("s1", "Second.")]),
+                branch("b", sources=["ref-b", "ref-c"], summaries=[summary("s0", "One."), summary("s1", "Two.")]),
+                branch("c", parent="a", sources=["ref-d"], summaries=[summary("s0", "Three.")]),
+            ],
+        )
+        required = {
+            "": cp.SELECTION_REQUIRED,
+            "/branches/2": cp.BRANCH_REQUIRED,
+            "/branches/1/sources/1": cp.SOURCE_FIELDS,
+            "/branches/1/summaries/1": cp.SUMMARY_REQUIRED,
+        }
+        self.assertEqual(set(cp.REQUIRED_ORDER), set().union(*required.values()))
+        cases = 0
+        for where, fields in required.items():
+            for field in sorted(fields):
+                with self.subTest(f"{where}/{field}"):
+                    broken = copy.deepcopy(value)
+                    target = broken
+                    for step in where.split("/")[1:]:
+                        target = target[int(step) if step.isdigit() else step]
+                    del target[field]
+                    path = self.write_selection(broken)
+                    result = run_module(["--state-root", self.state, "--selection", path, "--dry-run"])
+                    self.assertResult(result, "selection_schema", at=f"{where}/{field}")
+                    self.assertFalse(os.path.exists(self.state))
+                    cases += 1
+        self.assertEqual(cases, 15)
+
+    def test_of_several_missing_fields_the_first_checked_is_named(self) -> None:
+        """The order the values are checked in, whatever the file's key order."""
+        value = minimal()
+        del value["revision"], value["corpusId"]
+        self.assertEqual(refusal_of(value).at, "/corpusId")  # type: ignore[union-attr]
+        value = minimal()
+        first = value["branches"][0]["summaries"][0]
+        del first["text"], first["role"], first["summaryId"]
+        error = refusal_of(value)
+        self.assertEqual((error.code, error.at), ("selection_schema", "/branches/0/summaries/0/summaryId"))  # type: ignore[union-attr]
+        value = minimal()
+        del value["branches"][1]["summaries"], value["branches"][1]["sourceRevision"]
+        self.assertEqual(refusal_of(value).at, "/branches/1/sourceRevision")  # type: ignore[union-attr]
+        # An unknown field in the same object is still reported first, at the object.
+        value = minimal()
+        value["branches"][0].pop("branchId")
+        value["branches"][0]["prompt"] = "x"
+        error = refusal_of(value)
+        self.assertEqual((error.code, error.at), ("selection_unknown_field", "/branches/0"))  # type: ignore[union-attr]
 
     def test_bounds_themselves_are_accepted(self) -> None:
         at_bounds = [
@@ -1805,6 +1913,125 @@ class TestOwnedDirectory(TempDirTestCase):
         self.assertResult(self.verify(), "verified")
         self.assertResult(self.rebuild(), "built")
         self.assertEqual(self.entries(), PUBLISHED)
+
+    def write_viewers(self, mode: int = 0o644) -> None:
+        """What Graphify's "export html" and "tree" leave beside the graph."""
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            path = os.path.join(self.state, name)
+            with open(path, "w") as handle:
+                handle.write("<html>every approved summary</html>")
+            os.chmod(path, mode)
+
+    def test_graphify_viewers_are_accepted_then_cleared(self) -> None:
+        """graph.html and GRAPH_TREE.html: accepted by --verify and --dry-run
+        and left there, removed by every update, refusal after the
+        withdrawal, and rebuild."""
+        self.built()
+        self.write_viewers()
+        before = snapshot_tree(self.state)
+        self.assertResult(self.verify(), "verified")
+        path = self.write_selection(fixture())
+        self.assertResult(run_module(["--state-root", self.state, "--selection", path, "--dry-run"]), "checked")
+        self.assertResult(run_module(["--state-root", self.state, "--dry-run"]), "checked")
+        self.assertEqual(snapshot_tree(self.state), before)
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.write_viewers()
+        self.assertResult(self.project(dict(fixture(), revision=2)), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.write_viewers()
+        self.assertResult(self.project(fixture()), "revision_stale", at="/revision", withdrawn=True)
+        self.assertEqual(self.entries(), ["state.json"])
+        self.assertResult(self.rebuild(), "built")
+        self.write_viewers()
+        self.assertResult(
+            self.project(dict(fixture(), revision=2), mode="build-raises"), "graphify_failed", withdrawn=True
+        )
+        self.assertEqual(self.entries(), ["state.json"])
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+        self.assertResult(self.verify(), "verified")
+
+    def test_graphify_viewers_are_not_vouched_for(self) -> None:
+        """--verify reads none of them: whatever they hold, it answers for
+        the graph alone."""
+        self.built()
+        self.write_viewers(0o600)
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            with open(os.path.join(self.state, name), "wb") as handle:
+                handle.write(b"\xff not a view of this graph")
+        self.assertResult(self.verify(), "verified")
+        os.unlink(os.path.join(self.state, "graph.json"))
+        self.assertResult(self.verify(), "receipt_mismatch")
+
+    def test_graphify_viewer_names_of_another_kind(self) -> None:
+        """A directory of a viewer's name is not a view: state_unknown_entry,
+        and it is kept with what it holds."""
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            with self.subTest(name):
+                self.built()
+                os.mkdir(os.path.join(self.state, name))
+                with open(os.path.join(self.state, name, "inner.txt"), "w") as handle:
+                    handle.write("x")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.rebuild(), "state_unknown_entry")
+                self.assertResult(self.project(dict(fixture(), revision=2)), "state_unknown_entry")
+                self.assertResult(self.verify(), "state_unknown_entry")
+                self.assertResult(run_module(["--state-root", self.state, "--dry-run"]), "state_unknown_entry")
+                self.assertEqual(snapshot_tree(self.state), before)
+                shutil.rmtree(self.state)
+
+    @unittest.skipUnless(CAN_SYMLINK, "this host cannot create symlinks")
+    def test_graphify_viewer_names_as_symlinks(self) -> None:
+        outside = os.path.join(self.tmp, "outside.html")
+        with open(outside, "w") as handle:
+            handle.write("keep")
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            with self.subTest(name):
+                self.built()
+                os.symlink(outside, os.path.join(self.state, name))
+                before = snapshot_tree(self.state)
+                self.assertResult(self.rebuild(), "state_symlink")
+                self.assertResult(self.verify(), "state_symlink")
+                self.assertResult(run_module(["--state-root", self.state, "--dry-run"]), "state_symlink")
+                self.assertEqual(snapshot_tree(self.state), before)
+                with open(outside) as handle:
+                    self.assertEqual(handle.read(), "keep")
+                shutil.rmtree(self.state)
+
+    def test_first_use_with_a_graphify_viewer_is_not_empty(self) -> None:
+        """A view of a graph without state.json shows a graph the adapter
+        cannot account for, as graph.json there would: state_not_empty."""
+        for name in ("graph.html", "GRAPH_TREE.html"):
+            with self.subTest(name):
+                os.mkdir(self.state)
+                with open(os.path.join(self.state, name), "w") as handle:
+                    handle.write("someone's graph")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.project(fixture()), "state_not_empty")
+                path = self.write_selection(fixture())
+                self.assertResult(
+                    run_module(["--state-root", self.state, "--selection", path, "--dry-run"]), "state_not_empty"
+                )
+                self.assertEqual(snapshot_tree(self.state), before)
+                shutil.rmtree(self.state)
+
+    def test_other_graphify_exports_stay_unknown(self) -> None:
+        """What Graphify's other exports write there is not derived by the
+        adapter's rules: state_unknown_entry, kept."""
+        self.built()
+        for name in ("graph.graphml", "cypher.txt", "graphify-out"):
+            with self.subTest(name):
+                path = os.path.join(self.state, name)
+                if name == "graphify-out":
+                    os.mkdir(path)
+                else:
+                    with open(path, "w") as handle:
+                        handle.write("x")
+                before = snapshot_tree(self.state)
+                self.assertResult(self.rebuild(), "state_unknown_entry")
+                self.assertEqual(snapshot_tree(self.state), before)
+                (os.rmdir if name == "graphify-out" else os.unlink)(path)
 
     def test_empty_cache_is_cleared(self) -> None:
         self.built()

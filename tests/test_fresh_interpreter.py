@@ -2,7 +2,7 @@
 
 In-process tests share an interpreter in which ``json`` and friends are
 already imported; a defect on one Python version hid there once.  Here every
-code in the README's table is produced by the real entry point in a new
+code in the table of docs/codes.md is produced by the real entry point in a new
 process, with the interpreter that runs this file (``.ci/run`` runs it under
 every CPython 3.11+ it finds):
 

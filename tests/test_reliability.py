@@ -240,6 +240,9 @@ PINNED_UPDATE_STEPS = [
     "unlink:extraction.json.tmp",
     "unlink:graph.json.tmp",
     "unlink:receipt.json.tmp",
+    # ... Graphify's views of the graph ...
+    "unlink:graph.html",
+    "unlink:GRAPH_TREE.html",
     # ... the query stamp, made durable, then its empty cache/.
     "unlink:last_query_stamp",
     "fsync:dir:cache",

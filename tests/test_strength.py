@@ -33,7 +33,7 @@ from cp_testlib import CAN_SYMLINK, TempDirTestCase, cp, encode, fixture, snapsh
 # The largest integer every JSON reader holds exactly (2**53 - 1).
 LARGEST_EXACT_INTEGER = 9_007_199_254_740_991
 # How far below PATH_MAX a root must stay so that Graphify's temporaries fit
-# beside its files (the README's figure), and the PATH_MAX assumed when the
+# beside its files, and the PATH_MAX assumed when the
 # system does not say (Linux's).
 GRAPHIFY_ALLOWANCE = 64
 FALLBACK_PATH_MAX = 4096

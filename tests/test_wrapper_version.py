@@ -27,7 +27,7 @@ sys.path.insert(0, ROOT)
 
 import conversation_projection as cp  # noqa: E402
 
-# The keys every result line carries, success or failure (README, "Result line").
+# The keys every result line carries, success or failure (docs/result-line.md).
 ALWAYS_KEYS = [
     "adapterVersion",
     "code",
