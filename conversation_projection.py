@@ -2161,7 +2161,6 @@ _ESCAPES_BEFORE_A_SHAPE = (
     r"(?:(?<=\\)[nrtbfv0]|(?<=\\u[0-9A-Fa-f]{3})[0-9A-Fa-f]|(?<=\\x[0-9A-Fa-f])[0-9A-Fa-f]"
     r"|(?<=%[0-9A-Fa-f])[0-9A-Fa-f])(?=[A-Za-z0-9_-])"
 )
-_ESCAPE_BLANKED = " "
 
 
 class SecretRule:
@@ -3795,7 +3794,7 @@ def secret_hit(text: str, explain: Explain = None) -> SecretHit | None:
     row already stands."""
     scanner = _secret_scanner()
     lowered = _lowered(text)
-    blanked = scanner.escape.sub(" ", text) if "\\" in text or "%" in text else text
+    blanked = escapes_blanked(text)
     best: SecretHit | None = None
     for index in _rows_to_try(scanner, text, lowered):
         rule = SECRET_RULES[index]
@@ -3815,6 +3814,15 @@ def secret_hit(text: str, explain: Explain = None) -> SecretHit | None:
                 break
             position = max(resume, match.start() + 1)
     return best
+
+
+def escapes_blanked(text: str) -> str:
+    """The text with the last character of each escape right before a token
+    character (\\n, \\u0022, \\x22, %22) made a space: offsets hold, and
+    the token after it starts a token."""
+    if "\\" not in text and "%" not in text:
+        return text
+    return _secret_scanner().escape.sub(" ", text)
 
 
 def _rows_to_try(scanner: _SecretScanner, text: str, lowered: str) -> list[int]:
@@ -4304,7 +4312,7 @@ def a_path(value: str, _password: bool) -> str | None:
     if match is None:
         return None
     parts = [part for part in scanner.path_separator.split(match["parts"]) if part]
-    return "path" if all(scanner.name.fullmatch(part) and _pronounceable(scanner, part) for part in parts) else None
+    return "path" if all(scanner.name.fullmatch(part) and reads_as_a_name(part) for part in parts) else None
 
 
 def a_name(value: str, password: bool) -> str | None:
@@ -4314,7 +4322,7 @@ def a_name(value: str, password: bool) -> str | None:
     scanner = _secret_scanner()
     if password:
         return "name" if scanner.strict_name.fullmatch(value) else None
-    if scanner.name.fullmatch(value) and _pronounceable(scanner, value):
+    if scanner.name.fullmatch(value) and reads_as_a_name(value):
         return "name"
     return "key-id" if scanner.key_id.fullmatch(value) else None
 
@@ -4346,7 +4354,7 @@ def an_assignment(value: str, _password: bool) -> str | None:
     if "=" not in value:
         return None
     key, _, rest = value.partition("=")
-    if not scanner.name.fullmatch(key) or not _pronounceable(scanner, key):
+    if not scanner.name.fullmatch(key) or not reads_as_a_name(key):
         return None
     return "assignment" if not rest or scanner.name.fullmatch(rest) else None
 
@@ -4358,7 +4366,7 @@ def a_type_name(value: str, password: bool) -> str | None:
     scanner = _secret_scanner()
     if not scanner.type_name.fullmatch(value) or (password and "." not in value and "::" not in value):
         return None
-    return "type" if _pronounceable(scanner, value.replace("::", ".").rpartition(".")[2]) else None
+    return "type" if reads_as_a_name(value.replace("::", ".").rpartition(".")[2]) else None
 
 
 def low_entropy(value: str, _password: bool) -> str | None:
@@ -4399,11 +4407,12 @@ def _mostly_runs(value: str) -> bool:
     return steps >= RUN_SHARE * (len(value) - 1)
 
 
-def _pronounceable(scanner: _SecretScanner, value: str) -> bool:
+def reads_as_a_name(value: str) -> bool:
     """Whether a name with both cases and digits reads like one: every run
     of three or more letters with a lower-case one holds a vowel (Socks5Auth,
     GPT2Tokenizer), as random characters in the shape of humps rarely do
     ("jrxWhou1LdiP")."""
+    scanner = _secret_scanner()
     if value.lower() == value or value.upper() == value or not scanner.digit.search(value):
         return True
     return all(len(run) < 3 or scanner.vowel.search(run) for run in scanner.lower_run.findall(value))

@@ -13,11 +13,10 @@ fails below 100% recall or above 0 false positives.
 from __future__ import annotations
 
 import base64
-import bisect
-import itertools
 import json
 import os
 import random
+import re
 import string
 import subprocess
 import sys
@@ -1070,54 +1069,46 @@ class TestCaseAndUnicode(unittest.TestCase):
 
 
 class TestFields(unittest.TestCase):
-    def test_offset_lies_in_the_field_that_holds_the_secret(self) -> None:
+    def test_the_refusal_names_the_field_that_holds_the_secret(self) -> None:
         rng = random.Random(3)
         filler = [*PROSE_ABOUT_SECRETS, *REFERENCES]
         for family, make in EXAMPLES.items():
             for example in make(rng)[:2]:
-                fields = [rng.choice(filler) for _ in range(6)]
-                target = rng.randrange(len(fields))
-                fields[target] = f"{rng.choice(filler)} {example} {rng.choice(filler)}"
-                starts = [0]
-                for field in fields[:-1]:
-                    starts.append(starts[-1] + len(field) + 1)
+                texts = [rng.choice(filler) for _ in range(6)]
+                target = rng.randrange(len(texts))
+                texts[target] = f"{rng.choice(filler)} {example} {rng.choice(filler)}"
+                alone = cp.find_secret(texts[target])
                 with self.subTest(family=family):
-                    hit = cp.find_secret("\x00".join(fields))
-                    self.assertIsNotNone(hit)
-                    assert hit is not None
-                    self.assertEqual(bisect.bisect_right(starts, hit[0]) - 1, target)
-
-    def test_no_match_crosses_a_nul(self) -> None:
-        rng = random.Random(4)
-        scans = cp._secret_scanner().scans
-        for family, make in EXAMPLES.items():
-            for example in make(rng):
-                for cut in sorted({rng.randrange(1, len(example)) for _ in range(6)}):
-                    text = f"Notes {example[:cut]}\x00{example[cut:]} notes"
-                    for scan in scans:
-                        for match in scan.regex.finditer(text):
-                            with self.subTest(family=family, cut=cut):
-                                self.assertNotIn("\x00", match[0])
+                    assert alone is not None
+                    self.assertEqual(selection_verdict(texts), (f"/branches/0/summaries/{target}/text", alone[1], 1))
 
     def test_a_neighbouring_field_changes_no_verdict_and_no_name(self) -> None:
-        """What one field says ("fail", "aws") is no context for the next
-        one: each field is judged and named as it would be alone."""
+        """What one text says ("fail", "aws", "café", "kind: Secret", a long
+        token run) is no context for another: each is judged as it is alone."""
         rng = random.Random(5)
         secret_key = "secret_key = " + rand(B64, 40, rng)
         passed = "pass: " + password(rng)
-        for fields in (
+        for texts in (
             ["We deployed it to aws", secret_key],
             ["two checks fail", passed],
             [passed, "then it failed"],
+            ["caf\u00e9 au lait", "senha: " + MADE_UP],
+            ["senha: " + MADE_UP, "caf\u00e9 au lait"],
+            ["Het wachtwoord: " + MADE_UP, "\u00e9t\u00e9"],
+            ["kind: Secret", "data:\n  config.json: " + rand(B64, 40, rng) + "==\n"],
+            ["build " + rand(ALNUM, 40, rng), "plain words only"],
         ):
-            hits = cp.find_secrets("\x00".join(fields))
-            alone = {index: cp.find_secret(field) for index, field in enumerate(fields)}
-            with self.subTest(fields=[field[:12] for field in fields]):
-                self.assertEqual(sorted(hits), [index for index, hit in alone.items() if hit is not None])
-                for index, (_offset, rule) in hits.items():
-                    hit = alone[index]
-                    assert hit is not None
-                    self.assertEqual(rule, hit[1])
+            alone = [cp.find_secret(cp.fold_for_scan(text)) for text in texts]
+            expected = next(
+                (
+                    (f"/branches/0/summaries/{i}/text", hit[1], sum(h is not None for h in alone))
+                    for i, hit in enumerate(alone)
+                    if hit
+                ),
+                None,
+            )
+            with self.subTest(texts=[text[:12] for text in texts]):
+                self.assertEqual(selection_verdict(texts), expected)
 
     def test_the_last_character_of_an_escape_before_a_token_is_blanked(self) -> None:
         """\\n, \\u0022, \\x22 and %22 right before a token character: the
@@ -1140,38 +1131,36 @@ class TestFields(unittest.TestCase):
                     out[i] = " "
             return "".join(out)
 
-        escape = cp._secret_scanner().escape
         rng = random.Random(52)
         for _ in range(5_000):
             text = "".join(rng.choice("\\ux%0aAF5n-_ g") for _ in range(rng.randint(1, 14)))
             with self.subTest(text=text):
-                self.assertEqual(escape.sub(cp._ESCAPE_BLANKED, text), blanked(text))
+                self.assertEqual(cp.escapes_blanked(text), blanked(text))
 
-    def test_a_kubernetes_secret_is_judged_only_in_the_field_that_says_so(self) -> None:
-        """The data: block of a manifest counts only where the same field
+    def test_a_kubernetes_secret_is_judged_only_in_the_text_that_says_so(self) -> None:
+        """The data: block of a manifest counts only where the same text
         says kind: Secret, spelled as Kubernetes spells it."""
         encoded = base64.b64encode(bytes(random.Random(47).randrange(256) for _ in range(30))).decode()
         data = f"data:\n  config.json: {encoded}\n"
+        secret = ("/branches/0/summaries/0/text", "kubernetes-secret", 1)
         cases = {
-            "same field": (["kind: Secret\n" + data], {0: "kubernetes-secret"}),
-            "after the data": ([data + "---\nkind: Secret\n"], {0: "kubernetes-secret"}),
-            "another field says it": (["kind: Secret", data], {}),
-            "the data in the first field": ([data, "kind: Secret"], {}),
-            "another case": (["kind: secret\n" + data], {}),
+            "same text": (["kind: Secret\n" + data], secret),
+            "after the data": ([data + "---\nkind: Secret\n"], secret),
+            "another text says it": (["kind: Secret", data], None),
+            "the data in the first text": ([data, "kind: Secret"], None),
+            "another case": (["kind: secret\n" + data], None),
         }
-        for name, (fields, expected) in cases.items():
+        for name, (texts, expected) in cases.items():
             with self.subTest(name):
-                hits = cp.find_secrets("\x00".join(fields))
-                self.assertEqual({index: rule for index, (_offset, rule) in hits.items()}, expected)
+                self.assertEqual(selection_verdict(texts), expected)
 
-    def test_a_secret_split_by_a_nul_is_not_found_whole(self) -> None:
+    def test_a_secret_split_across_two_texts_is_not_found_whole(self) -> None:
         for text in ("gh" + "p_" + "a1B2" * 9, f"password={MADE_UP}", f"postgres://admin:{MADE_UP}@db/app"):
             for cut in range(1, len(text)):
                 pieces = [text[:cut], text[cut:]]
-                whole = cp.find_secret("\x00".join(pieces))
                 alone = [cp.find_secret(piece) for piece in pieces]
                 with self.subTest(text=text, cut=cut):
-                    self.assertEqual(whole is None, all(a is None for a in alone))
+                    self.assertEqual(selection_verdict(pieces) is None, all(a is None for a in alone))
 
 
 # The 26 contexts gitleaks validates each of its rules in
@@ -1528,9 +1517,9 @@ class TestValueJudgements(unittest.TestCase):
     away, and None for a random credential."""
 
     CASES = {
-        "_short_or_spaced": [("Ab1!x", "short"), ("two words", "spaced"), ("123456789", "no-letter")],
-        "_a_word": [("Welcome", "word"), ("stock\u00e9", "word")],
-        "_a_placeholder": [
+        "short_or_spaced": [("Ab1!x", "short"), ("two words", "spaced"), ("123456789", "no-letter")],
+        "a_word": [("Welcome", "word"), ("stock\u00e9", "word")],
+        "a_placeholder": [
             ("${DB_PASSWORD}", "placeholder"),
             ("XXXX_PUT_YOUR_TOKEN_HERE_XXXX", "placeholder"),
             ("!env_var", "placeholder"),
@@ -1538,25 +1527,25 @@ class TestValueJudgements(unittest.TestCase):
             ("__DB_PASSWORD__", "placeholder"),
             ("RAW({{sftp.password}})", "placeholder"),
         ],
-        "_a_jose_header": [
+        "a_jose_header": [
             ("eyJhbGciOiJIUzI1NiJ9", "jose-header"),
             ("eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9", "jose-header"),
         ],
-        "_masked": [
+        "masked": [
             ("sk-...Xy9Z", "masked"),
             ("****1234", "masked"),
             ("a1b2c3d4...", "masked"),
             ("tok_Kx9mQ2vLxxxxxxxxxxxxxxxx", "masked"),
         ],
-        "_a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run")],
-        "_data": [
+        "a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run")],
+        "data": [
             ("2024-11-30T10:20:30Z", "data"),
             ("db01.prod.internal:5432", "data"),
             ("next-auth@5.0.0-beta.19", "data"),
             ("^5.0.0-beta.4", "data"),
         ],
-        "_a_path": [("/run/secrets/db_password", "path"), ("~/.ssh/id_rsa", "path"), ("C:\\keys\\app.pfx", "path")],
-        "_said_about_a_secret": [
+        "a_path": [("/run/secrets/db_password", "path"), ("~/.ssh/id_rsa", "path"), ("C:\\keys\\app.pfx", "path")],
+        "said_about_a_secret": [
             ("Argon2id-hashed", "scheme"),
             ("bcrypt", "scheme"),
             ("sha512crypt", "scheme"),
@@ -1565,26 +1554,24 @@ class TestValueJudgements(unittest.TestCase):
             ("o200k_base", "vocabulary"),
             ("cn=agent,dc=example,dc=com", "distinguished-name"),
         ],
-        "_an_assignment": [("AWS_PROFILE=prod-admin", "assignment"), ("bos_token=", "assignment")],
-        "_a_name": [("getPassword", "name"), ("TokenV2", "name"), ("3AA5C34371567BD2", "key-id")],
-        "_a_type_name": [("X25519PrivateKey", "type"), ("secrecy::SecretString", "type")],
-        "_a_reference": [("vault/secret/data/prod#password", "reference")],
-        "_low_entropy": [("aaaaaaab", "low-entropy")],
+        "an_assignment": [("AWS_PROFILE=prod-admin", "assignment"), ("bos_token=", "assignment")],
+        "a_name": [("getPassword", "name"), ("TokenV2", "name"), ("3AA5C34371567BD2", "key-id")],
+        "a_type_name": [("X25519PrivateKey", "type"), ("secrecy::SecretString", "type")],
+        "a_reference": [("vault/secret/data/prod#password", "reference")],
+        "low_entropy": [("aaaaaaab", "low-entropy")],
     }
 
     def test_each_judgement_gives_its_reason(self) -> None:
-        scanner = cp._secret_scanner()
         self.assertEqual(sorted(self.CASES), sorted(j.__name__ for j in cp.VALUE_JUDGEMENTS))
         for name, cases in self.CASES.items():
             judgement = getattr(cp, name)
             for value, reason in cases:
                 with self.subTest(judgement=name, value=value):
-                    self.assertEqual(judgement(scanner, value, False), reason)
+                    self.assertEqual(judgement(value, False), reason)
 
     def test_a_jose_header_may_name_each_header_parameter_and_no_claim(self) -> None:
         """RFC 7515's and RFC 7516's header parameters, each beside "alg",
         make a header; a claim of the payload ("sub") makes it more."""
-        scanner = cp._secret_scanner()
         parameters = [
             "alg",
             "jku",
@@ -1605,11 +1592,10 @@ class TestValueJudgements(unittest.TestCase):
             header = json.dumps({"alg": "HS256", name: "JWT"}, separators=(",", ":")).encode()
             value = base64.urlsafe_b64encode(header).decode().rstrip("=")
             with self.subTest(name=name):
-                self.assertEqual(cp._a_jose_header(scanner, value, False), reason)
+                self.assertEqual(cp.a_jose_header(value, False), reason)
 
     def test_a_value_after_a_key_and_a_space_alone_needs_both_cases_or_a_symbol(self) -> None:
         """The pattern has seen to a digit; what the value must hold more."""
-        scanner = cp._secret_scanner()
         for value, alone in (
             ("xu6lMy2gITy4", True),
             ("kph6kd@f4eua", True),
@@ -1634,12 +1620,11 @@ class TestValueJudgements(unittest.TestCase):
             ("TxDpE7WbLvtFJkVRM7ak", True),
         ):
             with self.subTest(value=value):
-                self.assertEqual(cp._stands_alone(scanner, value), alone)
+                self.assertEqual(cp.a_value_standing_alone(value), alone)
 
     def test_a_capital_with_digits_reads_as_part_of_a_name_of_one_word_only(self) -> None:
         """UniswapV3Pool and TokenV2 are names; between separators, where
         parts are short, the same shape is taken for random characters."""
-        scanner = cp._secret_scanner()
         for value, reason in (
             ("UniswapV3Pool", "name"),
             ("ApiKeyV2", "name"),
@@ -1647,32 +1632,29 @@ class TestValueJudgements(unittest.TestCase):
             ("m6~xcM5/is", None),
         ):
             with self.subTest(value=value):
-                self.assertEqual(cp._a_name(scanner, value, False), reason)
-                self.assertIsNone(cp._a_reference(scanner, value, False))
+                self.assertEqual(cp.a_name(value, False), reason)
+                self.assertIsNone(cp.a_reference(value, False))
 
     def test_after_a_password_key_a_type_needs_a_module_path(self) -> None:
         """password: secrecy::SecretString is code, password: SecretString a
         password that happens to read as a type."""
-        scanner = cp._secret_scanner()
         for value, reason in (
             ("secrecy::SecretString", "type"),
             ("pydantic.SecretStr", "type"),
             ("SecretString", None),
         ):
             with self.subTest(value=value):
-                self.assertEqual(cp._a_type_name(scanner, value, True), reason)
+                self.assertEqual(cp.a_type_name(value, True), reason)
 
     def test_no_judgement_turns_a_random_credential_away(self) -> None:
-        scanner = cp._secret_scanner()
         rng = random.Random(45)
         for _ in range(200):
             value = mixed(ALNUM, rng.randint(16, 40), rng)
             for password_key in (False, True):
                 with self.subTest(value=value, password_key=password_key):
-                    self.assertIsNone(cp.why_not_a_credential(scanner, value, password_key))
+                    self.assertIsNone(cp.why_not_a_credential(value, password_key))
 
     def test_a_name_with_both_cases_and_digits_must_hold_vowels_to_read_as_one(self) -> None:
-        scanner = cp._secret_scanner()
         for value, reads in (
             ("Socks5Auth", True),
             ("GPT2Tokenizer", True),
@@ -1682,14 +1664,13 @@ class TestValueJudgements(unittest.TestCase):
             ("jrxWhou9LdiP", False),
         ):
             with self.subTest(value=value):
-                self.assertEqual(cp._pronounceable(scanner, value), reads)
+                self.assertEqual(cp.reads_as_a_name(value), reads)
 
     def test_random_characters_between_slashes_are_not_a_path(self) -> None:
-        scanner = cp._secret_scanner()
         rng = random.Random(46)
         value = "/" + mixed(ALNUM, 6, rng) + "/" + mixed(ALNUM, 30, rng)
-        self.assertIsNone(cp._a_path(scanner, value, False))
-        self.assertIsNone(cp.why_not_a_credential(scanner, value, False))
+        self.assertIsNone(cp.a_path(value, False))
+        self.assertIsNone(cp.why_not_a_credential(value, False))
 
 
 def several_secrets(rng: random.Random) -> tuple[dict[str, object], list[str]]:
@@ -1708,109 +1689,29 @@ def several_secrets(rng: random.Random) -> tuple[dict[str, object], list[str]]:
 
 
 class TestTokenRuns(unittest.TestCase):
-    """A scan is skipped in text whose runs of token characters are all
-    shorter than the run every match of its rows starts with."""
+    """Rows of token shapes are tried only in a text that holds a run of
+    MIN_TOKEN_RUN token characters, as every match of theirs does."""
 
-    def test_the_run_is_read_from_the_notation(self) -> None:
-        cases = {
-            r"sk-(?P<value>[A-Za-z0-9_-]{32,300}+)": 35,
-            r"gh[pousr]_[A-Za-z0-9]{36,251}+": 40,
-            r"(?<![A-Za-z0-9_-]A)(?:KIA|SIA)[A-Z0-9]{16}": 19,
-            r"PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}": 21,
-            r"(?:ab|c)de": 3,
-            r"x?y{3}": 3,
-            r"x*y+": 1,
-            r"a{,4}b": 1,
-            r"ab(?=c)\.d": 4,
-            r"\d\w\d": 3,
-            r"a b": 1,
-            r"a\sb": 1,
-            r"a.b": 1,
-            r"[^ ]{40}": 0,
-            r"[a-z\u00e9]{9}": 0,
-            r"[a-z:]{9}": 0,
-            r"(?:a b){3}": 1,
-            r"(?:a b)?cd": 0,
-            r"(?i)abc": 0,
-            r"a(?#comment)b": 0,
-            r"(a)\1": 0,
-            r"abc[": 0,
-            r"x{2,3": 0,
-            # Anchors and word boundaries match no character.
-            r"^abc": 3,
-            r"\Aab\Z": 2,
-            r"\babc\b": 3,
-            r"a\Bb": 2,
-            r"[a-z]{2}$": 2,
-            # Classes of \d and \w; a bound written as an escape is not read.
-            r"[\d]{3}": 3,
-            r"[\w]{2}x": 3,
-            r"[\--z]{2}": 0,
-            r"[\_-_]{2}": 0,
-            r"[a-\x7a]{2}": 0,
-            # A brace that is no quantifier, a character by its code, \D.
-            r"{ab": 0,
-            r"\x41bc": 0,
-            r"a\Db": 1,
-        }
-        for pattern, run in cases.items():
-            with self.subTest(pattern=pattern):
-                self.assertEqual(cp._leading_run(pattern), run)
-
-    def test_the_literal_anchor_stops_before_a_quantified_character(self) -> None:
-        """The text every match starts with: literals and escaped
-        punctuation, up to a character a quantifier makes optional or
-        repeatable."""
-        cases = {
-            r"sk-(?P<v>x)": ("sk-", "sk-"),
-            r"SG\.[A-Z]{22}": ("SG.", r"SG\."),
-            r"abc?d": ("ab", "ab"),
-            r"ab\.c*": ("ab.", r"ab\."),
-            r"ab+": ("a", "a"),
-            r"a{2}b": ("", ""),
-            r"\d{4}": ("", ""),
-        }
-        for pattern, anchor in cases.items():
-            with self.subTest(pattern=pattern):
-                self.assertEqual(cp._literal_anchor(pattern), anchor)
-
-    def test_every_match_of_every_row_starts_with_its_run(self) -> None:
-        """Samples of each row's shape, generated by the standard library's
-        own reading of the pattern, never start with a shorter run."""
+    def test_every_example_of_a_token_row_holds_the_run(self) -> None:
         rng = random.Random(91)
-        tokens = cp.TOKEN_RUN_CHARS
+        run = re.compile(f"[{cp.TOKEN_CHARS}]{{{cp.MIN_TOKEN_RUN}}}")
         for rule in cp.SECRET_RULES:
-            run = cp._leading_run(rule.pattern)
+            if not rule.token_run:
+                continue
             with self.subTest(family=rule.family, pattern=rule.pattern[:40]):
                 for _ in range(40):
-                    sample = from_pattern(rule.pattern, rng)
-                    leading = next((i for i, char in enumerate(sample) if char not in tokens), len(sample))
-                    self.assertGreaterEqual(leading, run)
-
-    def test_the_longest_run_is_the_longest_threshold_reached(self) -> None:
-        runs = [3, 12, 40]
-        for text, longest in {
-            "": 0,
-            "ab cd": 0,
-            "abc de": 3,
-            "prose of words\x00and " + "x" * 11: 3,
-            "prose of words\x00and" + "x" * 11: 12,
-            "a" * 12 + " b": 12,
-            "é" * 50: 0,
-            "a-b_c+d/e=f.g~h" + "9" * 25: 40,
-        }.items():
-            with self.subTest(text=text[:20]):
-                self.assertEqual(cp._longest_token_run(text, runs), longest)
+                    sample = from_pattern(rule.example, rng)
+                    self.assertIsNotNone(run.search(sample), sample)
 
     def test_a_token_alone_in_prose_is_found(self) -> None:
-        """Prose whose runs are all short skips every long scan; a token
-        in it still makes its own run, so its scan is not skipped."""
+        """Prose whose runs are all short tries no token row; a token in it
+        makes its own run."""
         rng = random.Random(92)
         prose = "Kept the weekly photos on the external drive and the cloud copy. "
         for rule in cp.SECRET_RULES:
-            if rule.labels or rule.keywords or "(?P<" in rule.pattern or rule.within:
+            if rule.judge != "shape" or rule.within or rule.example != rule.pattern:
                 continue
-            sample = from_pattern(rule.example or rule.pattern, rng)
+            sample = from_pattern(rule.example, rng)
             with self.subTest(family=rule.family):
                 self.assertEqual(cp.find_secret(prose + sample + " " + prose)[1], rule.family)
 
@@ -1842,49 +1743,34 @@ class TestSecretFields(unittest.TestCase):
             (error.at, error.rule, error.secret_fields), ("/branches/0/summaries/0/memoryRef", "gitlab-token", 0)
         )
 
-    def test_each_field_is_judged_as_it_is_alone(self) -> None:
-        """A row is searched only in the fields that hold one of its keywords,
-        where few do: among many fields, a secret is found where it stands,
-        with the same verdict as when its field is scanned alone."""
+    def test_each_text_is_judged_as_it_is_alone(self) -> None:
+        """Among many texts, each secret is found where it stands, with the
+        verdict its text has alone, and counted."""
         rng = random.Random(50)
         secrets = [text for examples in corpus(51).values() for text in examples[:2]]
         plain = look_alikes()
-        words = [
-            "backup",
-            "drive",
-            "weekly",
-            "photos",
-            "restore",
-            "schedule",
-            "garden",
-            "recipe",
-            "invoice",
-            "meeting",
-            "draft",
-            "chapter",
-        ]
+        words = ["backup", "drive", "weekly", "photos", "restore", "schedule", "garden", "recipe", "invoice", "meeting"]
         for trial in range(150):
             # Prose with no keyword, and a few secrets and look-alikes (once
             # side by side, once at the ends) among it.
-            fields = [" ".join(rng.choices(words, k=rng.randint(3, 40))) for _ in range(60)]
+            texts = [" ".join(rng.choices(words, k=rng.randint(3, 40))) for _ in range(60)]
             places = rng.sample(range(60), 6) if trial % 3 else [0, 1, 58, 59, 30, 31]
             for place in places[:3]:
-                fields[place] = rng.choice(secrets)
+                texts[place] = rng.choice(secrets)
             for place in places[3:]:
-                fields[place] = rng.choice(plain)
-            alone = {index: cp.find_secret(field) for index, field in enumerate(fields)}
-            starts = list(itertools.accumulate((len(field) + 1 for field in fields), initial=0))
-            expected = {index: (hit[0] + starts[index], hit[1]) for index, hit in alone.items() if hit is not None}
+                texts[place] = rng.choice(plain)
+            alone = {index: cp.find_secret(cp.fold_for_scan(text)) for index, text in enumerate(texts)}
+            held = sorted(index for index, hit in alone.items() if hit is not None)
             with self.subTest(trial=trial):
-                self.assertEqual(sorted(expected), sorted(places[:3]), "the secrets, and only they")
-                self.assertEqual(cp.find_secrets("\x00".join(fields)), expected)
+                self.assertEqual(held, sorted(places[:3]), "the secrets, and only they")
+                hit = alone[held[0]]
+                assert hit is not None
+                self.assertEqual(selection_verdict(texts), (f"/branches/0/summaries/{held[0]}/text", hit[1], 3))
 
-    def test_every_field_is_found_in_one_pass(self) -> None:
+    def test_every_text_that_holds_one_is_counted(self) -> None:
         rng = random.Random(49)
-        fields = [f"note {i}" if i % 3 else f"token {'gh' + 'p_' + mixed(ALNUM, 36, rng)}" for i in range(30)]
-        hits = cp.find_secrets("\x00".join(fields))
-        self.assertEqual(sorted(hits), [i for i in range(30) if i % 3 == 0])
-        self.assertTrue(all(rule == "github-token" for _offset, rule in hits.values()))
+        texts = [f"note {i}" if i % 3 else f"token {'gh' + 'p_' + mixed(ALNUM, 36, rng)}" for i in range(30)]
+        self.assertEqual(selection_verdict(texts), ("/branches/0/summaries/0/text", "github-token", 10))
 
 
 class TestFolding(unittest.TestCase):
@@ -2011,10 +1897,9 @@ class TestFolding(unittest.TestCase):
         self.assertEqual(cp.fold_for_scan("\uff50\uff41\uff53\uff53"), "pass")
 
 
-def two_mebibytes(unit: Callable[[], str]) -> str:
-    """Fields of 2,000 characters, each the unit repeated with fresh
-    randomness, joined by NUL as the caller joins a selection's fields: a
-    text as large as a 2 MiB selection can hold."""
+def two_mebibytes(unit: Callable[[], str]) -> list[str]:
+    """Texts of 2,000 characters, each the unit repeated with fresh
+    randomness: as many as a 2 MiB selection can hold."""
     fields = []
     for _ in range(1040):
         parts: list[str] = []
@@ -2023,7 +1908,7 @@ def two_mebibytes(unit: Callable[[], str]) -> str:
             parts.append(unit())
             length += len(parts[-1])
         fields.append("".join(parts)[:2000])
-    return "\x00".join(fields)
+    return fields
 
 
 def crowded_text(rng: random.Random, pairs: int) -> str:
@@ -2034,6 +1919,17 @@ def crowded_text(rng: random.Random, pairs: int) -> str:
 def one_branch(texts: list[str]) -> dict[str, object]:
     """A selection of one branch whose summaries hold the texts, in order."""
     return selection(1, [branch("b", summaries=[summary(f"s{i}", text) for i, text in enumerate(texts)])])
+
+
+def selection_verdict(texts: list[str]) -> tuple[str, str, int] | None:
+    """Where, what and how many: the refusal of a selection whose summaries
+    hold the texts, or None when it is accepted."""
+    try:
+        cp.check_selection(one_branch(texts))
+    except cp.ProjectionError as error:
+        assert error.code == "selection_secret", error.code
+        return error.at, error.rule, error.secret_fields
+    return None
 
 
 def hostile_units(rng: random.Random) -> dict[str, Callable[[], str]]:
@@ -2086,68 +1982,41 @@ class TestLinearTime(unittest.TestCase):
         rng = random.Random(31)
         figures = []
         for name, unit in hostile_units(rng).items():
-            text = two_mebibytes(unit)
+            texts = two_mebibytes(unit)
             started = time.process_time()
-            hit = cp.find_secret(text)
+            hits = [cp.find_secret(text) for text in texts]
             elapsed = time.process_time() - started
-            figures.append(f"  {name}: {elapsed * 1000:.0f} ms, {None if hit is None else hit[1]}")
+            first = next((hit[1] for hit in hits if hit is not None), None)
+            figures.append(f"  {name}: {elapsed * 1000:.0f} ms, {first}")
             with self.subTest(name=name):
                 self.assertLess(elapsed, self.BOUND_SECONDS)
         print("\nsecret scan of 2 MiB hostile texts:\n" + "\n".join(figures))
 
-    def test_a_text_with_too_many_candidates_is_refused_whole(self) -> None:
-        """The bound on judgements cannot let a secret through: past it the
-        text is refused, at the first candidate it could not judge."""
-        rng = random.Random(32)
-        unit = "max_tokens=" + mixed(ALNUM, 8, rng) + " "
-        secret = f" password={MADE_UP}"
-        text = unit * cp.MAX_SECRET_CANDIDATES + "\x00" + unit * 10 + secret
-        hit = cp.find_secret(text)
-        assert hit is not None
-        self.assertEqual(hit[1], cp.CANDIDATE_LIMIT_RULE)
-        self.assertEqual(text.rfind("\x00", 0, hit[0]), len(unit) * cp.MAX_SECRET_CANDIDATES, "in the second field")
-        # At the limit, not past it, every candidate is judged.
-        below = unit * (cp.MAX_SECRET_CANDIDATES - 1)
-        self.assertEqual(cp.find_secret(below + secret), (len(below) + 10, "credential-assignment"))
-        self.assertIsNone(cp.find_secret(below))
-
-    def test_a_long_value_counts_once_for_each_share_of_its_characters(self) -> None:
-        """Judging a value of 256 characters costs what judging nine short
-        ones does, and counts as much against the bound."""
-        long_value = "password=" + "aA" * (cp.MAX_VALUE_CHARS // 2) + " "  # turned away: low entropy
-        cost = 1 + cp.MAX_VALUE_CHARS // cp.CANDIDATE_VALUE_CHARS
-        within = long_value * (cp.MAX_SECRET_CANDIDATES // cost)
-        self.assertIsNone(cp.find_secret(within))
-        hit = cp.find_secret(within + long_value)
-        self.assertEqual(hit, (len(within), cp.CANDIDATE_LIMIT_RULE))
-        # As many short values pass.
-        self.assertIsNone(cp.find_secret(("password=" + "aAaAaAaA ") * (cp.MAX_SECRET_CANDIDATES // cost + 1)))
-
-    def test_past_the_bound_only_the_texts_found_to_hold_one_are_counted(self) -> None:
-        """A secret before the bound is reported; the text where the bound
-        struck is refused with the rest but counted only if it holds one."""
+    def test_a_crowded_selection_is_judged_to_its_end(self) -> None:
+        """Texts dense in keys whose values are words pass however many
+        there are, and a secret after all of them is found where it is."""
         rng = random.Random(33)
-        # Words after a key: each judged, none a secret; no two texts alike.
-        crowded = [crowded_text(rng, 180) for _ in range(56)]
-        self.assertGreater(len(crowded) * 180, cp.MAX_SECRET_CANDIDATES)
+        crowded = [crowded_text(rng, 180) for _ in range(90)]
+        cp.check_selection(one_branch(crowded))
         for texts, expected in (
-            (crowded, ("/branches/0/summaries/55/text", cp.CANDIDATE_LIMIT_RULE, 0)),
+            ([*crowded, f"password={MADE_UP}"], ("/branches/0/summaries/90/text", "credential-assignment", 1)),
             ([f"password={MADE_UP}", *crowded], ("/branches/0/summaries/0/text", "credential-assignment", 1)),
+            (
+                [crowded[0][:1900] + f" password={MADE_UP}", *crowded[1:]],
+                ("/branches/0/summaries/0/text", "credential-assignment", 1),
+            ),
         ):
-            with self.subTest(secret_first=len(texts) > len(crowded)):
+            with self.subTest(expected=expected, first=texts[0][:12]):
                 with self.assertRaises(cp.ProjectionError) as caught:
                     cp.check_selection(one_branch(texts))
                 error = caught.exception
                 self.assertEqual((error.at, error.rule, error.secret_fields), expected)
 
-    def test_a_secret_before_the_bound_is_found_whichever_row_finds_it(self) -> None:
-        """Candidates are judged in text order across the rows: a token
-        before the point where the key row's candidates pass the bound is
-        the answer, although its row is searched after the key row."""
+    def test_a_token_among_crowded_texts_is_found_where_it_stands(self) -> None:
         rng = random.Random(35)
         token = "gh" + "p_" + mixed(ALNUM, 36, rng)
         crowded = [crowded_text(rng, 180) for _ in range(56)]
-        for place in (0, 10):
+        for place in (0, 10, 56):
             with self.subTest(place=place):
                 texts = [*crowded[:place], f"CI uses {token} for releases.", *crowded[place:]]
                 with self.assertRaises(cp.ProjectionError) as caught:
@@ -2158,13 +2027,12 @@ class TestLinearTime(unittest.TestCase):
                     (f"/branches/0/summaries/{place}/text", "github-token", 1),
                 )
 
-    def test_a_text_repeated_is_judged_once(self) -> None:
-        """Copies of one text (a fork keeps its parent's summaries) cost one
-        judgement of it and count once against the bound; each copy that
-        holds a secret is counted in secretFields."""
+    def test_each_copy_of_a_text_that_holds_one_is_counted(self) -> None:
+        """Copies of one text (a fork keeps its parent's summaries) are
+        judged once; each copy that holds a secret counts in secretFields."""
         rng = random.Random(34)
         crowded = crowded_text(rng, 170)
-        copies = cp.MAX_SECRET_CANDIDATES // 170 + 1
+        copies = 60
         cp.check_selection(one_branch([crowded] * copies))
         texts = ["ok", *[crowded + f"password={MADE_UP}"] * copies]
         with self.assertRaises(cp.ProjectionError) as caught:
@@ -2175,30 +2043,15 @@ class TestLinearTime(unittest.TestCase):
             ("/branches/0/summaries/1/text", "credential-assignment", copies),
         )
 
-    def test_key_words_past_their_bound_refuse_the_text_where_it_is_passed(self) -> None:
-        """Each key word is a try of every form of an assignment: past
-        MAX_KEY_WORDS of them (a word of another script counting twice) the
-        text is refused at the first word past the bound, wherever the spans
-        it is counted in end, unless a secret comes before it."""
-        for unit, weight in (("key to ", 1), ("Token for ", 1), ("pw to ", 1), ("pat of ", 1), ("has\u0142o to ", 2)):
-            with self.subTest(unit=unit):
-                within = unit * (cp.MAX_KEY_WORDS // weight)
-                self.assertIsNone(cp.find_secret(within))
-                self.assertEqual(cp.find_secret(within + unit), (len(within), cp.CANDIDATE_LIMIT_RULE))
-        # Words of the rows that read only text beyond ASCII count only there.
-        ascii_words = "senha de " * cp.MAX_KEY_WORDS
-        self.assertIsNone(cp.find_secret(ascii_words))
-        self.assertEqual(cp.find_secret(ascii_words + "\u00e9"), (9 * cp.MAX_KEY_WORDS // 2, cp.CANDIDATE_LIMIT_RULE))
-        within = "key to " * cp.MAX_KEY_WORDS
+    def test_a_text_of_key_words_is_judged_to_its_end(self) -> None:
+        """However many key words a text holds, a secret after them is found,
+        and the words alone pass."""
         secret = f"password={MADE_UP} "
-        self.assertEqual(cp.find_secret(secret + within), (9, "credential-assignment"))
-        self.assertEqual(
-            cp.find_secret(within + secret), (len(within), cp.CANDIDATE_LIMIT_RULE), "a secret past the bound"
-        )
-        # In fields, the field where the bound is passed holds the refusal.
-        fields = [within[:500_000], within[500_000:] + "key"]
-        hits = cp.find_secrets("\x00".join(fields))
-        self.assertEqual(hits, {1: (len(within) + 1, cp.CANDIDATE_LIMIT_RULE)})
+        for unit in ("key to ", "Token for ", "pw to ", "pat of ", "has\u0142o to ", "senha de "):
+            words = (unit * 2000)[: 2000 - len(secret)]
+            with self.subTest(unit=unit):
+                self.assertIsNone(cp.find_secret(words))
+                self.assertEqual(cp.find_secret(words + secret), (len(words) + 9, "credential-assignment"))
 
     def test_numbers_are_not_candidates(self) -> None:
         """Logs of token counts, 2 MiB of them, pass: digits are never judged."""
@@ -2214,18 +2067,14 @@ class TestLinearTime(unittest.TestCase):
         self.assertIsNone(cp.find_secret("".join(lines)))
         self.assertLess(time.process_time() - started, self.BOUND_SECONDS)
 
-    def test_ordinary_text_stays_far_below_the_limit(self) -> None:
-        text = "\x00".join(look_alikes() * 4)
-        self.assertIsNone(cp.find_secret(text))
-
-    def test_look_alikes_as_large_as_a_selection_stay_below_the_limit(self) -> None:
+    def test_look_alikes_as_large_as_a_selection_pass(self) -> None:
         """Text written to be dense in credential-shaped candidates, as much
         of it as the largest selection holds, is judged to the end."""
         texts = look_alikes()
-        repeats = cp.MAX_SELECTION_BYTES // len("\x00".join(texts).encode()) + 1
-        text = "\x00".join(texts * repeats)
-        self.assertGreater(len(text.encode()), cp.MAX_SELECTION_BYTES)
-        self.assertIsNone(cp.find_secret(text))
+        repeats = cp.MAX_SELECTION_BYTES // len("".join(texts).encode()) + 1
+        started = time.process_time()
+        self.assertEqual([text for text in texts * repeats if cp.find_secret(text) is not None], [])
+        self.assertLess(time.process_time() - started, self.BOUND_SECONDS)
 
 
 def documented_families() -> list[str]:
@@ -2270,64 +2119,6 @@ class TestShortcuts(unittest.TestCase):
             with self.subTest(text=text[:40]):
                 found = [(m.span(), m.groupdict()) for m in shortcut.finditer(text)]
                 self.assertEqual(found, [(m.span(), m.groupdict()) for m in long_way.finditer(text)])
-
-    def test_up_to_four_words_before_is_are_read_as_a_lazy_repeat_reads_them(self) -> None:
-        """The words between "for" and "is", spelled as nested alternatives,
-        match where and what ``(?:word){1,4}?end`` matches: in the rows that
-        use them, every match and group is the same."""
-        import re
-
-        word, end = r"[ \t]{1,8}+[^\s\x00:=]{1,40}+", r"[ \t]{0,8}+(?:is|[:=])"
-        nested = cp._fewest_first(word, end, 4)
-        self.assertEqual(
-            nested, word + "(?:" + end + "|" + word + "(?:" + end + "|" + word + "(?:" + end + "|" + word + end + ")))"
-        )
-        rows = [rule for rule in cp.SECRET_RULES if cp._PROSE_FOR in rule.pattern]
-        self.assertEqual(len(rows), 4)
-        lazy_for = cp._PROSE_FOR.replace(
-            cp._fewest_first(r"[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+", cp._PROSE_FOR_END, 4),
-            r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?" + cp._PROSE_FOR_END,
-        )
-        self.assertNotEqual(lazy_for, cp._PROSE_FOR)
-        pairs = [
-            (re.compile(r.pattern, re.ASCII), re.compile(r.pattern.replace(cp._PROSE_FOR, lazy_for), re.ASCII))
-            for r in rows
-        ]
-        rng = random.Random(98)
-        keys = ["password", "pw", "Passwort", "api key", "token", "psk", "la password"]
-        words = [
-            "for",
-            "of",
-            "to",
-            "di",
-            "della",
-            "the",
-            "NAS",
-            "is",
-            "was",
-            "est",
-            "lautet",
-            "now",
-            "set",
-            "to",
-            ":",
-            "=",
-        ]
-        values = [MADE_UP, f'"{MADE_UP}"', "abcdefgh", "000000"]
-        matched = 0
-        for _ in range(3000):
-            text = (
-                rng.choice(keys)
-                + "".join(rng.choice([" ", "  ", "\t", ""]) + rng.choice(words) for _ in range(rng.randint(1, 7)))
-                + rng.choice([" ", ""])
-                + rng.choice(values)
-            )
-            for shortcut, long_way in pairs:
-                with self.subTest(text=text[:50]):
-                    found = [(m.span(), m.groupdict()) for m in shortcut.finditer(text)]
-                    self.assertEqual(found, [(m.span(), m.groupdict()) for m in long_way.finditer(text)])
-                    matched += bool(found)
-        self.assertGreater(matched, 200, "hundreds of texts hold a match to compare")
 
     def test_a_here_string_s_command_is_read_up_to_the_next_command_as_far_as_128_characters(self) -> None:
         """The read before "<<<" stops where another command that reads
@@ -2428,30 +2219,15 @@ class TestShortcuts(unittest.TestCase):
         self.assertIsNone(cp.find_secret("curl -u de=-ploy:" + MADE_UP))
         self.assertIsNone(cp.find_secret("=-u" * 600))
 
-    def test_a_scan_of_tokens_is_skipped_only_where_none_of_its_rows_could_start(self) -> None:
-        """A scan of plain rows is not searched in text that holds none of
-        their literal anchors: every example of every such row holds its own,
-        and is found with nothing else around it."""
-        scanner = cp._secret_scanner()
-        rng = random.Random(96)
-        plain = [scan for scan in scanner.scans if scan.anchors]
-        self.assertGreater(len(plain), 30)
-        for rule in cp.SECRET_RULES:
-            anchor = cp._literal_anchor(rule.pattern)[0]
-            if rule.labels or "(?P<" in rule.pattern or not anchor:
-                continue
-            with self.subTest(family=rule.family, anchor=anchor):
-                self.assertEqual(sum(anchor in scan.anchors for scan in plain), 1)
-                sample = from_pattern(rule.example or rule.pattern, rng)
-                self.assertIn(anchor, sample)
-                self.assertIsNotNone(cp.find_secret(sample))
-
     def test_a_row_with_keywords_finds_its_examples_which_hold_one(self) -> None:
         """A row is searched only in text that holds one of its keywords:
         each of its examples holds one, and is found."""
         rng = random.Random(97)
         rows = [rule for rule in cp.SECRET_RULES if rule.keywords and not rule.labels]
         self.assertIn(("-w ", "-w\t"), [rule.keywords for rule in rows])
+        self.assertEqual(
+            [rule.family for rule in cp.SECRET_RULES if not rule.keywords and not rule.labels], ["discord-bot-token"]
+        )
         for rule in rows:
             for _ in range(5):
                 sample = from_pattern(rule.example or rule.pattern, rng)
@@ -2459,48 +2235,31 @@ class TestShortcuts(unittest.TestCase):
                     self.assertTrue(any(word in sample.lower() for word in rule.keywords))
                     self.assertIsNotNone(cp.find_secret(sample))
 
-    def test_a_word_is_looked_for_only_when_the_text_holds_each_of_its_characters(self) -> None:
-        held: dict[str, bool] = {}
-        text = "pwd=000000 pw-d"
-        self.assertTrue(cp._holds_word(text, "pwd", held))
-        self.assertFalse(cp._holds_word(text, "pw ", held), "each character held, the word not")
-        self.assertFalse(cp._holds_word(text, "pass", held))
-        self.assertEqual(held, {"p": True, "w": True, "d": True, " ": True, "a": False})
-        self.assertFalse(cp._holds_word("", "pw", {}))
-        self.assertTrue(cp._holds_word("kennwort", "", {}))
-
 
 class TestGeneratedBoundaries(unittest.TestCase):
     def test_a_token_that_goes_on_is_not_that_token(self) -> None:
-        import re
-
+        """A shape that ends in a run of one length, with one more character
+        of that run, is not that token (and is named otherwise if at all)."""
         rng = random.Random(51)
         bounded = 0
         for index, rule in enumerate(cp.SECRET_RULES):
-            # A run of one length: one more character of any kind ends it.
-            if (
-                rule.judge != "shape"
-                or not cp._token_end(re, rule.pattern)
-                or not re.search(r"\{\d+\}$", rule.pattern)
-            ):
+            if rule.judge != "shape" or not re.search(r"\{\d+\}\+?(?:\(\?!\[[^\]]+\]\))?$", rule.pattern):
                 continue
             bounded += 1
-            scan = next(scan for scan in cp._secret_scanner().scans if f"row{index}" in scan.rows)
+            regex = re.compile(rule.pattern, re.ASCII)
             example = from_pattern(rule.example, rng)
             with self.subTest(row=index, family=rule.family):
-                whole = scan.regex.search(example)
-                self.assertIsNotNone(whole)
+                whole = regex.search(example)
                 assert whole is not None
                 longer = example[: whole.end()] + "Z" + example[whole.end() :]
-                match = scan.regex.match(longer, whole.start())
-                self.assertFalse(match is not None and match.lastgroup == f"row{index}")
+                self.assertIsNone(regex.match(longer, whole.start()))
         self.assertGreater(bounded, 50)
 
 
 class TestDocumentation(unittest.TestCase):
     def test_the_reference_page_lists_exactly_the_families_of_the_table(self) -> None:
         listed = documented_families()
-        families = {rule.family for rule in cp.SECRET_RULES} | {cp.CANDIDATE_LIMIT_RULE}
+        families = {rule.family for rule in cp.SECRET_RULES}
         self.assertEqual(len(listed), len(set(listed)), "a family listed twice")
         self.assertEqual(sorted(set(listed)), sorted(families))
 
