@@ -3545,6 +3545,7 @@ KEY_QUALIFIERS = frozenset(
         *("app", "application", "auth", "service", "account", "aws", "session", "shared", "license"),
         *("consumer", "admin", "root", "deploy", "webhook", "hmac", "jwt", "db", "database", "storage"),
         *("priv", "wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"),
+        "subscription",  # Azure API Management: Ocp-Apim-Subscription-Key
     }
 )
 # "pass" after one of these is a password ("wifi pass: …", "root pass …"),
@@ -3865,7 +3866,7 @@ def _judge(
     of its own (Token: "see notes; the password is …")."""
     hit, resume, reason = _verdict(scanner, index, text, match)
     if explain:
-        explain(f"  candidate at {match.start()}: {reason}")
+        explain(f"  candidate {match.start()}-{match.end()} {match[0][:60]!r}: {reason}")
     return hit, resume
 
 
@@ -3899,11 +3900,12 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
     identifier = ""
     if key_start >= 0:
         key_end = match.end("key")
-        verdict, identifier_start = _key_verdict(scanner, text, key_start, key_end)
-        identifier = text[identifier_start:key_end]
-        if verdict == _NOT_SECRET:
-            return None, key_end, "key-not-a-secret"  # what follows is read again (see below)
-        password = verdict != _SECRET
+        key = KeyReading(text, key_start, key_end)
+        identifier_start, identifier = key.identifier_start, key.identifier
+        decided = _first_judgement(KEY_JUDGEMENTS, key)
+        if decided is not None:
+            return None, key_end, ": ".join(decided)  # what follows is read again (see below)
+        password = key_names_a_password(key)
         if quoted and " " in value:
             # 'Authorization': 'Bearer …': the scheme inside the quotes.
             scheme, _, rest = value.partition(" ")
@@ -3924,8 +3926,9 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
     if again >= 0:
         # A pattern (s/password=.*/password=x/): judge what it holds.
         return None, (offset + again if again else key_end), "key-assigned-again"
-    reason = why_not_a_credential(value, password)
-    if reason is not None:
+    decided = _first_judgement(VALUE_JUDGEMENTS, value, password)
+    if decided is not None:
+        reason = ": ".join(decided)
         # What follows a key turned away is read again from right after it:
         # a key may stand where its value or a declared type seemed to be
         # ("Credentials: password: …", "key: password=…", "pass: auth=…").
@@ -3989,43 +3992,115 @@ def _percent_decoded(value: str) -> str:
     return "".join(decoded)
 
 
-def _key_verdict(scanner: _SecretScanner, text: str, key_start: int, key_end: int) -> tuple[int, int]:
-    """Whether the key names a secret or a password, and where its
-    identifier starts.  The identifier is read back from the key to the
-    start of its run of identifier characters; the word before it counts
-    when prose puts one there ("API key", "csrf token", "mot de passe")."""
-    head = text[max(0, key_start - KEY_LOOKBACK) : key_start]
-    stripped = head.rstrip(IDENTIFIER_CHARS)
-    if not stripped and key_start >= KEY_LOOKBACK:
-        return _NOT_SECRET, key_start  # the tail of a blob
-    identifier_start = key_start - (len(head) - len(stripped))
-    identifier_start += min(_escape_length(stripped, text, identifier_start), key_start - identifier_start)
-    # Only a word that can change the verdict is kept, so that the verdict
-    # of one key is judged once whatever prose precedes it.
-    word = ""
-    if stripped.endswith((" ", "\t")):
-        words = stripped.rstrip(" \t")
-        word_start = len(words.rstrip(LETTERS + DIGITS + "-"))  # "WPA2 key", "Wi-Fi key"
-        if word_start == 0 or words[word_start - 1] in PROSE_WORD_START:
-            word = words[word_start:].lower()
-    before = word if word in WORDS_BEFORE_A_KEY else ""
-    identifier = text[identifier_start:key_end]
-    if stripped.endswith(("?", "&")) and identifier.lower() in ("key", "apikey"):
-        return _SECRET, identifier_start  # ?key=… in a URL: Google and other APIs
-    verdict = scanner.key_verdicts.get((before, identifier))
-    if verdict is None:
-        verdict = _names_a_secret(scanner, before, identifier)
-        scanner.key_verdicts[(before, identifier)] = verdict
-    if verdict == _PASSWORD_UNLESS_PROSE:
-        prose = bool(word) and word not in DECLARATION_WORDS
-        opens = not stripped or stripped[-1] in KEY_OPENERS
-        # "--- PASS: TestV2API (0.01s)", "pass: LoginFlowV2, fail: CheckoutV3"
-        test_log = text.startswith(":", key_end) and (
-            identifier == "PASS" or _names_a_failure(text, key_start, key_end) or _names_a_test(text, key_end)
-        )
-        flag = identifier.startswith("-")  # mysql --pass …, openssl -pass pass:…
-        verdict = _PASSWORD if flag or (opens and not prose and not test_log) else _NOT_SECRET
-    return verdict, identifier_start
+class KeyReading:
+    """What the key judgements read of a key found at text[start:end]: its
+    identifier, read back to the start of its run of identifier characters
+    (spring.datasource.password, MY_…_MASTER_PASSWORD), what stands before
+    it, and the verdict of its words (KEY_WORDS_VERDICTS)."""
+
+    __slots__ = ("before", "end", "identifier", "identifier_start", "start", "stripped", "text", "word", "words")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        head = text[max(0, start - KEY_LOOKBACK) : start]
+        stripped = head.rstrip(IDENTIFIER_CHARS)
+        identifier_start = start - (len(head) - len(stripped))
+        identifier_start += min(_escape_length(stripped, text, identifier_start), start - identifier_start)
+        # The prose word before the key ("API key", "csrf token", "mot de passe").
+        word = ""
+        if stripped.endswith((" ", "\t")):
+            words = stripped.rstrip(" \t")
+            word_start = len(words.rstrip(LETTERS + DIGITS + "-"))  # "WPA2 key", "Wi-Fi key"
+            if word_start == 0 or words[word_start - 1] in PROSE_WORD_START:
+                word = words[word_start:].lower()
+        self.text, self.start, self.end = text, start, end
+        self.stripped = stripped
+        self.identifier_start = identifier_start
+        self.identifier = text[identifier_start:end]
+        self.word = word
+        # Only a word that can change the verdict is kept, so that one key
+        # is read once whatever prose precedes it.
+        self.before = word if word in WORDS_BEFORE_A_KEY else ""
+        self.words = _words_verdict(self.before, self.identifier)
+
+
+def why_not_a_secret_key(key: KeyReading) -> str | None:
+    """The first reason of KEY_JUDGEMENTS to turn the key away, or None when
+    it names a secret."""
+    decided = _first_judgement(KEY_JUDGEMENTS, key)
+    return None if decided is None else decided[1]
+
+
+def _first_judgement(judgements: Sequence[Callable[..., str | None]], *read: Any) -> tuple[str, str] | None:
+    """The first of the judgements to turn what they read away: its name
+    and its reason."""
+    for judgement in judgements:
+        reason = judgement(*read)
+        if reason is not None:
+            return judgement.__name__, reason
+    return None
+
+
+def a_blob_tail(key: KeyReading) -> str | None:
+    """A key word inside a run of identifier characters longer than any key
+    (a data: URI, a base64 body): part of a blob, not a key."""
+    return "blob" if not key.stripped and key.start >= KEY_LOOKBACK else None
+
+
+def no_secret_word(key: KeyReading) -> str | None:
+    """No word of the key names a secret, or each that does is qualified
+    away (password_hash, max_tokens, publicKeyToken, --password-stdin)."""
+    if _a_query_key(key):
+        return None
+    return "no-secret-word" if key.words == _NOT_SECRET else None
+
+
+def pass_in_prose(key: KeyReading) -> str | None:
+    """"pass" alone after a prose word ("boarding pass: BA2490"), not after
+    a declaration (export pass=…)."""
+    if key.words != _PASSWORD_UNLESS_PROSE or key.identifier.startswith("-"):
+        return None
+    return "prose" if key.word and key.word not in DECLARATION_WORDS else None
+
+
+def pass_in_a_test_log(key: KeyReading) -> str | None:
+    """"pass:" in test results: "--- PASS: TestV2API (0.01s)", "pass:
+    LoginFlowV2, fail: CheckoutV3", a test's name after it."""
+    if key.words != _PASSWORD_UNLESS_PROSE or key.identifier.startswith("-"):
+        return None
+    text, start, end = key.text, key.start, key.end
+    test_log = text.startswith(":", end) and (
+        key.identifier == "PASS" or _names_a_failure(text, start, end) or _names_a_test(text, end)
+    )
+    return "test-log" if test_log else None
+
+
+def pass_inside_text(key: KeyReading) -> str | None:
+    """"pass" alone where no key starts: after a character that no key
+    follows (a word, a path: bypass-, compass.)."""
+    if key.words != _PASSWORD_UNLESS_PROSE or key.identifier.startswith("-"):
+        return None
+    return "inside-text" if key.stripped and key.stripped[-1] not in KEY_OPENERS else None
+
+
+# The judgements of a key, in the order they are tried; each returns why it
+# turned the key away (a fixed reason) or None.
+KEY_JUDGEMENTS: tuple[Callable[[KeyReading], str | None], ...] = (
+    a_blob_tail,
+    no_secret_word,
+    pass_in_prose,
+    pass_in_a_test_log,
+    pass_inside_text,
+)
+
+
+def _a_query_key(key: KeyReading) -> bool:
+    return key.stripped.endswith(("?", "&")) and key.identifier.lower() in ("key", "apikey")
+
+
+def key_names_a_password(key: KeyReading) -> bool:
+    """Whether a key that names a secret names a password, whose values are
+    judged more strictly (names are not taken for values)."""
+    return not _a_query_key(key) and key.words != _SECRET
 
 
 def _names_a_failure(text: str, key_start: int, key_end: int) -> bool:
@@ -4081,13 +4156,21 @@ def _is_hex(chars: str, length: int) -> bool:
     return len(chars) == length and all(char in "0123456789abcdefABCDEF" for char in chars)
 
 
-def _names_a_secret(scanner: _SecretScanner, before: str, identifier: str) -> int:
+def _words_verdict(before: str, identifier: str) -> int:
     """Whether some word of the key names a secret (password, apiToken,
     X-Api-Key, DB_PASS, "wifi password") and is not qualified away
     (password_hash, max_tokens, publicKeyToken, --password-stdin); and
     whether that word is a password's.  The key is read split at camelCase
     humps and, only when that finds no secret word (a key in odd case:
     pAsSwOrD), split at separators alone."""
+    scanner = _secret_scanner()
+    verdict = scanner.key_verdicts.get((before, identifier))
+    if verdict is None:
+        verdict = scanner.key_verdicts[(before, identifier)] = _read_words(scanner, before, identifier)
+    return verdict
+
+
+def _read_words(scanner: _SecretScanner, before: str, identifier: str) -> int:
     for split_humps in (True, False):
         words = _key_words(scanner, identifier, split_humps)
         found = False
@@ -4233,11 +4316,8 @@ def why_not_a_credential(value: str, password: bool) -> str | None:
     when it is a credential rather than a word, a name, a number, a
     placeholder, a reference or data.  ``password``: the key names a
     password, so names are judged more strictly."""
-    for judgement in VALUE_JUDGEMENTS:
-        reason = judgement(value, password)
-        if reason is not None:
-            return reason
-    return None
+    decided = _first_judgement(VALUE_JUDGEMENTS, value, password)
+    return None if decided is None else decided[1]
 
 
 def short_or_spaced(value: str, _password: bool) -> str | None:

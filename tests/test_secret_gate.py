@@ -1505,6 +1505,110 @@ PROSE_ABOUT_CREDENTIALS = [
 ]
 
 
+class TestNearIdenticalPairs(unittest.TestCase):
+    """Inputs that differ by a character or a word, each answer decided on
+    purpose (docs/secret-gate.md says why)."""
+
+    def test_each_pair_is_answered_as_decided(self) -> None:
+        for text, rule in (
+            # A value joined to its key by a space alone must look random;
+            # a word and a number is a name's shape (Summer2024, UniswapV3).
+            ("password: Summer2024", "credential-assignment"),
+            ("Password Summer2024", None),
+            ("Password xu6lMy%gITy4", "credential-assignment"),
+            # A comma joins a key and a value only between quotes.
+            ('"password","Xk9pQ2mZ7vLwR4"', "credential-assignment"),
+            ("password,Xk9pQ2mZ7vLwR4", None),
+            # "pin" is not a key word: it stands inside spin, pinned, pinyin.
+            ("PIN: 4f9Kx2LmQ8", None),
+            # "subscription" qualifies "key", as Azure's Ocp-Apim-Subscription-Key.
+            ("SUBSCRIPTION_KEY=Xk9pQ2mZ7vLwR4aB", "credential-assignment"),
+            ("Ocp-Apim-Subscription-Key: Xk9pQ2mZ7vLwR4aB", "credential-assignment"),
+            ("PRIMARY_KEY_COLUMN=customerId", None),
+        ):
+            with self.subTest(text=text):
+                hit = cp.find_secret(text)
+                self.assertEqual(None if hit is None else hit[1], rule)
+
+    def test_a_word_for_password_in_another_language_is_read_in_plain_ascii_too(self) -> None:
+        for text in ("senha: " + MADE_UP, "wachtwoord: " + MADE_UP, "salasana: " + MADE_UP):
+            with self.subTest(text=text[:10]):
+                self.assertEqual(
+                    selection_verdict([text]), ("/branches/0/summaries/0/text", "credential-assignment", 1)
+                )
+                self.assertEqual(
+                    selection_verdict([text, "caf\u00e9"]), ("/branches/0/summaries/0/text", "credential-assignment", 1)
+                )
+
+
+class TestKeyJudgements(unittest.TestCase):
+    """Each judgement of a key on its own: the reason it gives for a key it
+    turns away; a key that names a secret passes them all."""
+
+    CASES = {
+        "a_blob_tail": [("x" * 120 + "token", "blob")],
+        "no_secret_word": [
+            ("max_tokens", "no-secret-word"),
+            ("password_hash", "no-secret-word"),
+            ("author", "no-secret-word"),
+        ],
+        "pass_in_prose": [("boarding pass", "prose")],
+        "pass_in_a_test_log": [("PASS", "test-log"), ("two fail, pass", "test-log")],
+        "pass_inside_text": [("x/pass", "inside-text")],
+    }
+
+    @staticmethod
+    def reading(text: str) -> cp.KeyReading:
+        """The key at the end of the text, as the judge reads it before ":"."""
+        text += ": TestLogin2FA" if text.endswith("fail, pass") else ": Xk9pQ2mZ7vLwR4"
+        end = text.index(":")
+        start = max(text.lower().rfind(word, 0, end) for word in ("pass", "token", "key", "auth", "secret"))
+        return cp.KeyReading(text, start, end)
+
+    def test_each_judgement_gives_its_reason(self) -> None:
+        self.assertEqual(sorted(self.CASES), sorted(j.__name__ for j in cp.KEY_JUDGEMENTS))
+        for name, cases in self.CASES.items():
+            judgement = getattr(cp, name)
+            for text, reason in cases:
+                with self.subTest(judgement=name, text=text):
+                    self.assertEqual(judgement(self.reading(text)), reason)
+                    self.assertEqual(cp.why_not_a_secret_key(self.reading(text)), reason)
+
+    def test_keys_that_name_a_secret_pass_every_judgement(self) -> None:
+        for text, names_a_password in (
+            ("db_password", True),
+            ("DB_PASS", True),
+            ("export pass", True),
+            ("apiKey", False),
+            ("X-Auth-Token", False),
+            ("client_secret", False),
+            ("wifi pass", True),
+        ):
+            with self.subTest(text=text):
+                key = self.reading(text)
+                self.assertIsNone(cp.why_not_a_secret_key(key))
+                self.assertEqual(cp.key_names_a_password(key), names_a_password)
+
+
+class TestExplainTool(unittest.TestCase):
+    def test_it_names_the_judgement_that_decided(self) -> None:
+        tool = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "explain_secret.py")
+        for text, last, decided in (
+            ("Password Summer2024", "passes", "not-standing-alone"),
+            ("max_tokens=Xk9pQ2mZ7vLwR4", "passes", "no_secret_word: no-secret-word"),
+            ("api_key=getApiKey", "passes", "a_name: name"),
+            (f"password={MADE_UP}", "refused: credential-assignment at offset 9", "secret"),
+        ):
+            with self.subTest(text=text):
+                out = subprocess.run([sys.executable, "-I", tool, text], capture_output=True, text=True, check=True)
+                lines = out.stdout.splitlines()
+                self.assertEqual(lines[-1], last)
+                self.assertTrue(any(line.startswith("row ") and "credential-assignment" in line for line in lines))
+                self.assertTrue(
+                    any(line.startswith("  candidate ") and line.endswith(": " + decided) for line in lines)
+                )
+
+
 class TestPrecision(unittest.TestCase):
     def test_prose_about_credentials_passes(self) -> None:
         for text in PROSE_ABOUT_CREDENTIALS:

@@ -1,0 +1,44 @@
+"""Why a text passes the secret gate, or what refuses it: for maintainers.
+
+    python tools/explain_secret.py < text.txt
+    python tools/explain_secret.py 'password: Summer2024'
+
+Prints the text as the gate reads it (folded as a reader sees it), each row
+its keywords call for, each candidate that row matched with the judgement
+that decided it (``value_judgement: reason``, ``key_judgement: reason``, or
+``secret``), and the verdict.  It prints the text it is given: run it on
+your own examples, never on a selection whose contents are private.  The
+command line of the adapter itself prints no content.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import conversation_projection as cp
+
+
+def explain(text: str) -> list[str]:
+    lines: list[str] = []
+    folded = cp.fold_for_scan(text)
+    if folded != text:
+        lines.append(f"read as {folded!r}")
+    hit = cp.secret_hit(folded, explain=lines.append)
+    if hit is None:
+        lines.append("passes")
+    else:
+        lines.append(f"refused: {cp.hit_family(hit)} at offset {hit[0]}")
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    text = " ".join(argv) if argv else sys.stdin.read()
+    print("\n".join(explain(text)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
