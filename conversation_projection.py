@@ -4055,7 +4055,7 @@ def no_secret_word(key: KeyReading) -> str | None:
 
 
 def pass_in_prose(key: KeyReading) -> str | None:
-    """"pass" alone after a prose word ("boarding pass: BA2490"), not after
+    """ "pass" alone after a prose word ("boarding pass: BA2490"), not after
     a declaration (export pass=…)."""
     if key.words != _PASSWORD_UNLESS_PROSE or key.identifier.startswith("-"):
         return None
@@ -4063,7 +4063,7 @@ def pass_in_prose(key: KeyReading) -> str | None:
 
 
 def pass_in_a_test_log(key: KeyReading) -> str | None:
-    """"pass:" in test results: "--- PASS: TestV2API (0.01s)", "pass:
+    """ "pass:" in test results: "--- PASS: TestV2API (0.01s)", "pass:
     LoginFlowV2, fail: CheckoutV3", a test's name after it."""
     if key.words != _PASSWORD_UNLESS_PROSE or key.identifier.startswith("-"):
         return None
@@ -4075,7 +4075,7 @@ def pass_in_a_test_log(key: KeyReading) -> str | None:
 
 
 def pass_inside_text(key: KeyReading) -> str | None:
-    """"pass" alone where no key starts: after a character that no key
+    """ "pass" alone where no key starts: after a character that no key
     follows (a word, a path: bypass-, compass.)."""
     if key.words != _PASSWORD_UNLESS_PROSE or key.identifier.startswith("-"):
         return None
