@@ -2234,11 +2234,12 @@ class SecretRule:
 # read it as written, where "%21" may be part of a password.
 JUDGES = ("shape", "token-value", "assigned-value", "part", "url-part", "labelled")
 READ_BLANKED = frozenset({"shape", "token-value", "part"})
-# Before every token shape: no identifier character, so that a row matches
+# Before every token shape, written at the start of its pattern: no letter,
+# digit, "_" or "-" (\w reads ASCII alone here), so that a row matches
 # at the start of a token only ("xghp_…" and the second "sk-" of "sk-sk-"
 # do not).  The end of a token is written in each row, as a lookahead that
 # no character of its last run follows.
-TOKEN_START = "(?<![A-Za-z0-9_-])"  # noqa: S105 - a pattern, not a password
+TOKEN_START = r"(?<![\w-])"  # noqa: S105 - a pattern, not a password
 # What tokens are made of, and a run of them that every token shape holds
 # (the shortest, a Slack token, is a run of 15; a test checks each row's
 # examples).  Prose, made of words of a dozen letters or fewer, has no such
@@ -2269,39 +2270,27 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "private-key",
-        TOKEN_START + r"PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}" + r"(?![A-Za-z0-9-])",
+        r"(?<![\w-])PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}(?![A-Za-z0-9-])",
         keywords=("putty-user-key-file-",),
     ),
     # DER SEQUENCE, INTEGER 0 and the modulus (PKCS#1) or the RSA algorithm
     # (PKCS#8), in base64: public keys and certificates never start so.
+    SecretRule("private-key", r"(?<![\w-])MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+", keywords=("mii",)),
+    SecretRule("private-key", r"(?<![\w-])MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+", keywords=("mii",)),
     SecretRule(
         "private-key",
-        TOKEN_START + r"MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+",
-        keywords=("mii",),
-    ),
-    SecretRule(
-        "private-key",
-        TOKEN_START + r"MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+",
-        keywords=("mii",),
-    ),
-    SecretRule(
-        "private-key",
-        TOKEN_START + r"MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+" + r"(?![A-Za-z0-9+/])",
+        r"(?<![\w-])MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+(?![A-Za-z0-9+/])",
         keywords=("mig",),
     ),
     SecretRule(
         "private-key",
-        TOKEN_START + r"MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+" + r"(?![A-Za-z0-9+/])",
+        r"(?<![\w-])MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+(?![A-Za-z0-9+/])",
         keywords=("mc4caqawbqydk2vw",),
     ),
+    SecretRule("private-key", r"(?<![\w-])MHcCAQEE[A-Za-z0-9+/]{40,400}+(?![A-Za-z0-9+/])", keywords=("mhccaqee",)),
     SecretRule(
         "private-key",
-        TOKEN_START + r"MHcCAQEE[A-Za-z0-9+/]{40,400}+" + r"(?![A-Za-z0-9+/])",
-        keywords=("mhccaqee",),
-    ),
-    SecretRule(
-        "private-key",
-        TOKEN_START + r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+",
+        r"(?<![\w-])b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+",
         keywords=("b3blbnnzac1rzxktdje",),
     ),  # "openssh-key-v1"
     SecretRule(
@@ -2313,14 +2302,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),  # JWK
     SecretRule(
         "age-secret-key",
-        TOKEN_START + r"AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}(?![A-Za-z0-9])",
         "gitleaks age.go; age-encryption.org/v1 (bech32 AGE-SECRET-KEY-1)",
         keywords=("age-secret-key-1",),
     ),
     # --- Cloud providers.
     SecretRule(
         "aws-access-key-id",
-        TOKEN_START + r"A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
         "gitleaks aws.go; trufflehog aws; AWS IAM docs (unique ID prefixes)",
         keywords=("akia", "asia", "abia", "acca", "a3t"),
     ),
@@ -2333,30 +2322,30 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "amazon-bedrock-api-key",
-        TOKEN_START + r"ABSK[A-Za-z0-9+/]{109,269}={0,2}",
+        r"(?<![\w-])ABSK[A-Za-z0-9+/]{109,269}={0,2}",
         "gitleaks aws.go; AWS Bedrock API keys docs",
         keywords=("absk",),
     ),
     SecretRule(
         "amazon-bedrock-api-key",
-        TOKEN_START + r"bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+",
+        r"(?<![\w-])bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+",
         keywords=("bedrock-api-key-ymvkcm9jay5hbwf6b25hd3muy29t",),
     ),
     SecretRule(
         "gcp-api-key",
-        TOKEN_START + r"AIza[A-Za-z0-9_-]{35}" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])",
         "gitleaks gcp.go; trufflehog gcp",
         keywords=("aiza",),
     ),
     SecretRule(
         "google-oauth-client-secret",
-        TOKEN_START + r"GOCSPX-[A-Za-z0-9_-]{28}" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])",
         "gitleaks gcp.go; trufflehog googleoauth2",
         keywords=("gocspx-",),
     ),
     SecretRule(
         "google-oauth-access-token",
-        TOKEN_START + r"ya29\.[A-Za-z0-9_-]{30,2000}+",
+        r"(?<![\w-])ya29\.[A-Za-z0-9_-]{30,2000}+",
         "gitleaks gcp.go; trufflehog googleoauth2",
         keywords=("ya29.",),
     ),
@@ -2386,13 +2375,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "digitalocean-token",
-        TOKEN_START + r"do[opr]_v1_[a-f0-9]{64}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks digitalocean.go; trufflehog digitaloceanv2",
         keywords=("do",),
     ),
     SecretRule(
         "alibaba-access-key-id",
-        TOKEN_START + r"LTAI[A-Za-z0-9]{17,21}+" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])LTAI[A-Za-z0-9]{17,21}+(?![A-Za-z0-9])",
         "gitleaks alibaba.go; trufflehog alibaba",
         keywords=("ltai",),
     ),
@@ -2405,16 +2394,11 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "heroku-api-key",
-        TOKEN_START + r"HRKU-AA[A-Za-z0-9_-]{58}" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])",
         "gitleaks heroku.go; trufflehog heroku",
         keywords=("hrku-aa",),
     ),
-    SecretRule(
-        "heroku-api-key",
-        _UUID,
-        labels=("heroku",),
-        judge="labelled",
-    ),
+    SecretRule("heroku-api-key", _UUID, labels=("heroku",), judge="labelled"),
     SecretRule(
         "cloudflare-api-key",
         r"[A-Za-z0-9_-]{40}|[a-f0-9]{37}",
@@ -2425,61 +2409,57 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "cloudflare-origin-ca-key",
-        TOKEN_START + r"v1\.0-[a-f0-9]{24}-[a-f0-9]{146}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])",
         "gitleaks cloudflare.go; trufflehog cloudflarecakey",
         keywords=("v1.0-",),
     ),
     SecretRule(
         "flyio-token",
-        TOKEN_START + r"fo1_[A-Za-z0-9_-]{43}" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
         "gitleaks flyio.go; trufflehog flyio",
         keywords=("fo1_",),
     ),
-    SecretRule(
-        "flyio-token",
-        TOKEN_START + r"fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+",
-        keywords=("fm",),
-    ),
+    SecretRule("flyio-token", r"(?<![\w-])fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+", keywords=("fm",)),
     SecretRule(
         "databricks-token",
-        TOKEN_START + r"dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])",
+        r"(?<![\w-])dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])",
         "gitleaks databricks.go; trufflehog databrickstoken",
         keywords=("dapi",),
     ),
     SecretRule(
         "openshift-token",
-        TOKEN_START + r"sha256~[A-Za-z0-9_-]{43}" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
         "gitleaks openshift.go; OpenShift OAuth docs (sha256~)",
         keywords=("sha256~",),
     ),
     SecretRule(
         "scalingo-token",
-        TOKEN_START + r"tk-us-[A-Za-z0-9_-]{48}" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])",
         "gitleaks scalingo.go; Scalingo API token docs",
         keywords=("tk-us-",),
     ),
     SecretRule(
         "planetscale-token",
-        TOKEN_START + r"pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+" + r"(?![A-Za-z0-9_=.-])",
+        r"(?<![\w-])pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+(?![A-Za-z0-9_=.-])",
         "gitleaks planetscale.go; trufflehog planetscale",
         keywords=("pscale_",),
     ),
     SecretRule(
         "pulumi-token",
-        TOKEN_START + r"pul-[a-f0-9]{40}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])pul-[a-f0-9]{40}(?![A-Za-z0-9])",
         "gitleaks pulumi.go; trufflehog pulumi",
         keywords=("pul-",),
     ),
     SecretRule(
         "terraform-cloud-token",
-        r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+" + r"(?![A-Za-z0-9_=-])",
+        r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+(?![A-Za-z0-9_=-])",
         "gitleaks hashicorp.go; trufflehog terraformcloudpersonaltoken",
         example=r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
         keywords=(".atlasv1.",),
     ),
     SecretRule(
         "clickhouse-api-secret",
-        TOKEN_START + r"4b1d[A-Za-z0-9]{38}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])",
         "gitleaks clickhouse.go; ClickHouse Cloud API keys docs",
         keywords=("4b1d",),
     ),
@@ -2493,37 +2473,37 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "supabase-token",
-        TOKEN_START + r"sbp_[a-z0-9]{40}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])sbp_[a-z0-9]{40}(?![A-Za-z0-9])",
         "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)",
         keywords=("sbp_",),
     ),
     SecretRule(
         "supabase-token",
-        TOKEN_START + r"sb_secret_[A-Za-z0-9_-]{31,64}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sb_secret_[A-Za-z0-9_-]{31,64}+(?![A-Za-z0-9_-])",
         keywords=("sb_secret_",),
     ),
     SecretRule(
         "netlify-token",
-        TOKEN_START + r"nfp_[A-Za-z0-9_]{36,44}+" + r"(?![A-Za-z0-9_])",
+        r"(?<![\w-])nfp_[A-Za-z0-9_]{36,44}+(?![A-Za-z0-9_])",
         "gitleaks netlify.go; trufflehog netlify",
         keywords=("nfp_",),
     ),
     SecretRule(
         "render-api-key",
-        TOKEN_START + r"rnd_[A-Za-z0-9]{32}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])",
         "Render API keys docs (rnd_); detect-secrets community rule",
         keywords=("rnd_",),
     ),
     # --- Source hosts.
     SecretRule(
         "github-token",
-        TOKEN_START + r"gh[pousr]_[A-Za-z0-9]{36,251}+" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])",
         "gitleaks github.go; trufflehog github",
         keywords=("gh",),
     ),
     SecretRule(
         "github-token",
-        TOKEN_START + r"github_pat_[A-Za-z0-9_]{60,251}+" + r"(?![A-Za-z0-9_])",
+        r"(?<![\w-])github_pat_[A-Za-z0-9_]{60,251}+(?![A-Za-z0-9_])",
         keywords=("github_pat_",),
     ),
     SecretRule(
@@ -2534,121 +2514,109 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "gitleaks gitlab.go; trufflehog gitlab",
         keywords=("gl",),
     ),
-    SecretRule(
-        "gitlab-token",
-        TOKEN_START + r"GR1348941[A-Za-z0-9_-]{20}" + r"(?![A-Za-z0-9_-])",
-        keywords=("gr1348941",),
-    ),
-    SecretRule(
-        "gitlab-token",
-        r"_gitlab_session=[a-z0-9]{32}" + r"(?![A-Za-z0-9])",
-        keywords=("_gitlab_session=",),
-    ),
+    SecretRule("gitlab-token", r"(?<![\w-])GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])", keywords=("gr1348941",)),
+    SecretRule("gitlab-token", r"_gitlab_session=[a-z0-9]{32}(?![A-Za-z0-9])", keywords=("_gitlab_session=",)),
     SecretRule(
         "atlassian-api-token",
-        TOKEN_START + r"ATATT3[A-Za-z0-9_=-]{150,250}+" + r"(?![A-Za-z0-9_=-])",
+        r"(?<![\w-])ATATT3[A-Za-z0-9_=-]{150,250}+(?![A-Za-z0-9_=-])",
         "gitleaks atlassian.go; trufflehog atlassian",
         keywords=("atatt3",),
     ),
     SecretRule(
         "atlassian-api-token",
-        TOKEN_START + r"ATCTT3[A-Za-z0-9_=-]{150,250}+" + r"(?![A-Za-z0-9_=-])",
+        r"(?<![\w-])ATCTT3[A-Za-z0-9_=-]{150,250}+(?![A-Za-z0-9_=-])",
         keywords=("atctt3",),
     ),
     SecretRule(
         "sourcegraph-token",
-        TOKEN_START + r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])",
         "gitleaks sourcegraph.go; trufflehog sourcegraph",
         keywords=("sgp_",),
     ),
     # --- CI, build and package registries.
     SecretRule(
         "npm-token",
-        TOKEN_START + r"npm_[A-Za-z0-9]{36}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])",
         "gitleaks npm.go; trufflehog npmtokenv2",
         keywords=("npm_",),
     ),
     SecretRule(
         "pypi-token",
-        TOKEN_START + r"pypi-AgE[A-Za-z0-9_-]{60,1000}+",
+        r"(?<![\w-])pypi-AgE[A-Za-z0-9_-]{60,1000}+",
         "gitleaks pypi.go; trufflehog pypi",
         keywords=("pypi-age",),
     ),
     SecretRule(
         "rubygems-token",
-        TOKEN_START + r"rubygems_[a-f0-9]{48}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])rubygems_[a-f0-9]{48}(?![A-Za-z0-9])",
         "gitleaks rubygems.go; trufflehog rubygems",
         keywords=("rubygems_",),
     ),
     SecretRule(
         "clojars-token",
-        TOKEN_START + r"CLOJARS_[A-Za-z0-9]{60}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])",
         "gitleaks clojars.go; Clojars deploy token docs",
         keywords=("clojars_",),
     ),
     SecretRule(
         "docker-hub-token",
-        TOKEN_START + r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+(?![A-Za-z0-9_-])",
         "trufflehog dockerhub; Docker Hub access token docs",
         keywords=("dckr_",),
     ),
     SecretRule(
         "artifactory-token",
-        TOKEN_START + r"AKCp[A-Za-z0-9]{69}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])",
         "gitleaks jfrog.go; trufflehog artifactory",
         keywords=("akcp",),
     ),
-    SecretRule(
-        "artifactory-token",
-        TOKEN_START + r"cmVmd[A-Za-z0-9]{59}" + r"(?![A-Za-z0-9])",
-        keywords=("cmvmd",),
-    ),
+    SecretRule("artifactory-token", r"(?<![\w-])cmVmd[A-Za-z0-9]{59}(?![A-Za-z0-9])", keywords=("cmvmd",)),
     SecretRule(
         "octopus-deploy-api-key",
-        TOKEN_START + r"API-[A-Z0-9]{26}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])API-[A-Z0-9]{26}(?![A-Za-z0-9])",
         "gitleaks octopusdeploy.go; trufflehog octopusdeploy",
         keywords=("api-",),
     ),
     SecretRule(
         "circleci-token",
-        TOKEN_START + r"CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+" + r"(?![A-Za-z0-9_])",
+        r"(?<![\w-])CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+(?![A-Za-z0-9_])",
         "trufflehog circleci; CircleCI personal API token docs",
         keywords=("ccip",),
     ),
     SecretRule(
         "buildkite-token",
-        TOKEN_START + r"bkua_[a-z0-9]{40}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])bkua_[a-z0-9]{40}(?![A-Za-z0-9])",
         "trufflehog buildkite; Buildkite API access token docs",
         keywords=("bkua_",),
     ),
     SecretRule(
         "sonarqube-token",
-        TOKEN_START + r"sq[upa]_[a-f0-9]{40}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])",
         "gitleaks sonar.go; trufflehog sonarcloud",
         keywords=("sq",),
     ),
     SecretRule(
         "prefect-token",
-        TOKEN_START + r"pnu_[A-Za-z0-9]{36}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])",
         "gitleaks prefect.go; trufflehog prefect",
         keywords=("pnu_",),
     ),
     SecretRule(
         "readme-token",
-        TOKEN_START + r"rdme_[a-z0-9]{70}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])rdme_[a-z0-9]{70}(?![A-Za-z0-9])",
         "gitleaks readme.go; trufflehog readme",
         keywords=("rdme_",),
     ),
     SecretRule(
         "postman-token",
-        TOKEN_START + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])",
         "gitleaks postman.go; trufflehog postman",
         keywords=("pmak-",),
     ),
     SecretRule(
         "infracost-token",
         # Not after a ".": "favicon.ico-<hash>.png" is an asset's name.
-        r"ico-(?<![A-Za-z0-9_.-]ico-)[A-Za-z0-9]{32}" + r"(?![A-Za-z0-9])",
+        r"ico-(?<![A-Za-z0-9_.-]ico-)[A-Za-z0-9]{32}(?![A-Za-z0-9])",
         "gitleaks infracost.go; Infracost API key docs",
         example=r"ico-[A-Za-z0-9]{32}",
         keywords=("ico-",),
@@ -2666,97 +2634,85 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --- Payment and commerce.
     SecretRule(
         "stripe-api-key",
-        TOKEN_START + r"sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+(?![A-Za-z0-9])",
         "gitleaks stripe.go; trufflehog stripe",
         keywords=("sk_",),
     ),
     SecretRule(
         "stripe-api-key",
-        TOKEN_START + r"rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+(?![A-Za-z0-9])",
         keywords=("rk_",),
     ),
-    SecretRule(
-        "stripe-api-key",
-        TOKEN_START + r"whsec_[A-Za-z0-9]{32,128}+" + r"(?![A-Za-z0-9])",
-        keywords=("whsec_",),
-    ),
+    SecretRule("stripe-api-key", r"(?<![\w-])whsec_[A-Za-z0-9]{32,128}+(?![A-Za-z0-9])", keywords=("whsec_",)),
     SecretRule(
         "square-token",
-        TOKEN_START + r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+(?![A-Za-z0-9_-])",
         "gitleaks square.go; trufflehog square",
         keywords=("sq0",),
     ),
-    SecretRule(
-        "square-token",
-        TOKEN_START + r"EAAA[A-Za-z0-9_-]{60}" + r"(?![A-Za-z0-9_-])",
-        keywords=("eaaa",),
-    ),
+    SecretRule("square-token", r"(?<![\w-])EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])", keywords=("eaaa",)),
     SecretRule(
         "braintree-access-token",
-        TOKEN_START + r"access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![A-Za-z0-9])",
         "trufflehog braintreepayments; Braintree access token docs",
         keywords=("access_token$",),
     ),
     SecretRule(
         "flutterwave-secret-key",
-        TOKEN_START + r"FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
+        r"(?<![\w-])FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
         "gitleaks flutterwave.go; trufflehog flutterwave",
         keywords=("flwseck",),
     ),
     SecretRule(
         "shopify-token",
-        TOKEN_START + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])",
         "gitleaks shopify.go; trufflehog shopify",
         keywords=("shp",),
     ),
     SecretRule(
         "plaid-access-token",
-        TOKEN_START + r"access-(?:sandbox|development|production)-" + _UUID + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])access-(?:sandbox|development|production)-" + _UUID + r"(?![A-Za-z0-9])",
         "gitleaks plaid.go; trufflehog plaidkey",
         keywords=("access-",),
     ),
     SecretRule(
         "duffel-token",
-        TOKEN_START + r"duffel_(?:test|live)_[A-Za-z0-9_=-]{43}" + r"(?![A-Za-z0-9_=-])",
+        r"(?<![\w-])duffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
         "gitleaks duffel.go; trufflehog duffeltoken",
         keywords=("duffel_",),
     ),
     SecretRule(
         "shippo-token",
-        TOKEN_START + r"shippo_(?:live|test)_[a-fA-F0-9]{40}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])",
         "gitleaks shippo.go; trufflehog shippo",
         keywords=("shippo_",),
     ),
     SecretRule(
         "easypost-token",
-        TOKEN_START + r"EZ[AT]K[A-Za-z0-9]{54}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])",
         "gitleaks easypost.go; EasyPost API keys docs",
         keywords=("ez",),
     ),
     SecretRule(
         "facebook-access-token",
-        TOKEN_START + r"EAA[MC][A-Za-z0-9]{100,1000}+",
+        r"(?<![\w-])EAA[MC][A-Za-z0-9]{100,1000}+",
         "gitleaks facebook.go; trufflehog facebookoauth",
         keywords=("eaa",),
     ),
     SecretRule(
         "razorpay-key",
-        TOKEN_START + r"rzp_(?:live|test)_[A-Za-z0-9]{14}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])rzp_(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])",
         "trufflehog razorpay; Razorpay API keys docs",
         keywords=("rzp_",),
     ),
     # --- Messaging and chat.
     SecretRule(
         "slack-token",
-        TOKEN_START + r"xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+" + r"(?![A-Za-z0-9-])",
+        r"(?<![\w-])xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+(?![A-Za-z0-9-])",
         "gitleaks slack.go; trufflehog slack",
         keywords=("xox",),
     ),
-    SecretRule(
-        "slack-token",
-        TOKEN_START + r"xapp-[0-9]-[A-Za-z0-9-]{20,250}+" + r"(?![A-Za-z0-9-])",
-        keywords=("xapp-",),
-    ),
+    SecretRule("slack-token", r"(?<![\w-])xapp-[0-9]-[A-Za-z0-9-]{20,250}+(?![A-Za-z0-9-])", keywords=("xapp-",)),
     SecretRule(
         "slack-webhook",
         TOKEN_START
@@ -2788,38 +2744,38 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "discord-webhook",
-        TOKEN_START + r"discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}(?![A-Za-z0-9_-])",
         "gitleaks discord.go; trufflehog discordwebhook",
         keywords=("discord",),
     ),
     SecretRule(
         "telegram-bot-token",
-        r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}" + r"(?![A-Za-z0-9_-])",
+        r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])",
         "gitleaks telegram.go; trufflehog telegrambottoken",
         example=r"[0-9]{8,10}:A[A-Za-z0-9_-]{34}",
         keywords=(":a",),
     ),
     SecretRule(
         "twilio-api-key",
-        TOKEN_START + r"SK[0-9a-fA-F]{32}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])",
         "gitleaks twilio.go; trufflehog twilioapikey",
         keywords=("sk",),
     ),
     SecretRule(
         "sendgrid-api-key",
-        TOKEN_START + r"SG\.[A-Za-z0-9_-]{20,24}+\.[A-Za-z0-9_-]{39,50}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])SG\.[A-Za-z0-9_-]{20,24}+\.[A-Za-z0-9_-]{39,50}+(?![A-Za-z0-9_-])",
         "gitleaks sendgrid.go; trufflehog sendgrid",
         keywords=("sg.",),
     ),
     SecretRule(
         "brevo-api-key",
-        TOKEN_START + r"x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])",
         "gitleaks sendinblue.go; trufflehog sendinbluev2",
         keywords=("xkeysib-", "xsmtpsib-"),
     ),
     SecretRule(
         "mailgun-api-key",
-        TOKEN_START + r"key-[a-z0-9]{32}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])key-[a-z0-9]{32}(?![A-Za-z0-9])",
         "gitleaks mailgun.go; trufflehog mailgun",
         keywords=("key-",),
     ),
@@ -2839,13 +2795,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --- AI and ML providers.
     SecretRule(
         "anthropic-api-key",
-        TOKEN_START + r"sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_-]{80,120}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_-]{80,120}+(?![A-Za-z0-9_-])",
         "gitleaks anthropic.go; trufflehog anthropic",
         keywords=("sk-ant-",),
     ),
     SecretRule(
         "openai-api-key",
-        TOKEN_START + r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}+(?![A-Za-z0-9_-])",
         "gitleaks openai.go; trufflehog openai",
         keywords=("sk-",),
     ),
@@ -2853,7 +2809,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # so that "sk-learn" or a kebab-case name is not a key.
     SecretRule(
         "sk-api-key",
-        TOKEN_START + r"sk-(?P<value>[A-Za-z0-9_-]{32,300}+)",
+        r"(?<![\w-])sk-(?P<value>[A-Za-z0-9_-]{32,300}+)",
         "trufflehog deepseek, openrouter, openai (legacy sk-)",
         example=r"sk-[A-Za-z0-9]{48}",
         judge="token-value",
@@ -2861,159 +2817,145 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "huggingface-token",
-        TOKEN_START + r"hf_[A-Za-z0-9]{34,40}+" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])hf_[A-Za-z0-9]{34,40}+(?![A-Za-z0-9])",
         "gitleaks huggingface.go; trufflehog huggingface",
         keywords=("hf_",),
     ),
-    SecretRule(
-        "huggingface-token",
-        TOKEN_START + r"api_org_[A-Za-z]{34}" + r"(?![A-Za-z0-9])",
-        keywords=("api_org_",),
-    ),
+    SecretRule("huggingface-token", r"(?<![\w-])api_org_[A-Za-z]{34}(?![A-Za-z0-9])", keywords=("api_org_",)),
     SecretRule(
         "groq-api-key",
-        TOKEN_START + r"gsk_[A-Za-z0-9]{52}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9])",
         "trufflehog groq; console.groq.com API keys (gsk_ + 52)",
         keywords=("gsk_",),
     ),
     SecretRule(
         "perplexity-api-key",
-        TOKEN_START + r"pplx-[A-Za-z0-9]{48}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])",
         "gitleaks perplexity.go; Perplexity API docs (pplx-)",
         keywords=("pplx-",),
     ),
     SecretRule(
         "replicate-api-token",
-        TOKEN_START + r"r8_[A-Za-z0-9_-]{37}" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])r8_[A-Za-z0-9_-]{37}(?![A-Za-z0-9_-])",
         "trufflehog replicate; Replicate API tokens docs (r8_)",
         keywords=("r8_",),
     ),
     SecretRule(
         "langsmith-api-key",
-        TOKEN_START + r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])",
         "trufflehog langsmith; LangSmith API keys docs",
         keywords=("lsv2_",),
     ),
     SecretRule(
         "xai-api-key",
-        TOKEN_START + r"xai-[A-Za-z0-9_]{70,90}+" + r"(?![A-Za-z0-9_])",
+        r"(?<![\w-])xai-[A-Za-z0-9_]{70,90}+(?![A-Za-z0-9_])",
         "trufflehog xai; x.ai console API keys",
         keywords=("xai-",),
     ),
     SecretRule(
         "pinecone-api-key",
-        TOKEN_START + r"pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])",
         "trufflehog pinecone; Pinecone API keys docs (pcsk_)",
         keywords=("pcsk_",),
     ),
     # --- Observability and SaaS APIs.
     SecretRule(
         "grafana-token",
-        TOKEN_START + r"glc_[A-Za-z0-9+/]{32,400}+={0,2}",
+        r"(?<![\w-])glc_[A-Za-z0-9+/]{32,400}+={0,2}",
         "gitleaks grafana.go; trufflehog grafana, grafanaserviceaccount",
         keywords=("glc_",),
     ),
-    SecretRule(
-        "grafana-token",
-        TOKEN_START + r"glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}" + r"(?![A-Za-z0-9])",
-        keywords=("glsa_",),
-    ),
-    SecretRule(
-        "grafana-token",
-        TOKEN_START + r"eyJrIjoi[A-Za-z0-9]{70,400}+" + r"(?![A-Za-z0-9])",
-        keywords=("eyjrijoi",),
-    ),
+    SecretRule("grafana-token", r"(?<![\w-])glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])", keywords=("glsa_",)),
+    SecretRule("grafana-token", r"(?<![\w-])eyJrIjoi[A-Za-z0-9]{70,400}+(?![A-Za-z0-9])", keywords=("eyjrijoi",)),
     SecretRule(
         "dynatrace-token",
-        TOKEN_START + r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])",
         "gitleaks dynatrace.go; Dynatrace access token format docs",
         keywords=("dt0c01.",),
     ),
     SecretRule(
         "new-relic-key",
-        TOKEN_START + r"NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
+        r"(?<![\w-])NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
         "gitleaks newrelic.go; trufflehog newrelicpersonalapikey, newrelicinsightsinsertkey",
         keywords=("nr",),
     ),
     SecretRule(
         "sentry-token",
-        TOKEN_START + r"sntryu_[a-f0-9]{64}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])sntryu_[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks sentry.go; trufflehog sentrytoken, sentryorgtoken",
         keywords=("sntryu_",),
     ),
     SecretRule(
         "sentry-token",
-        TOKEN_START + r"sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+" + r"(?![A-Za-z0-9_=+/])",
+        r"(?<![\w-])sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+(?![A-Za-z0-9_=+/])",
         keywords=("sntrys_eyj",),
     ),
     SecretRule(
         "notion-token",
-        TOKEN_START + r"ntn_[0-9]{11}[A-Za-z0-9]{35}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])",
         "gitleaks notion.go; trufflehog notion",
         keywords=("ntn_",),
     ),
     SecretRule(
-        "notion-token",
-        TOKEN_START + r"secret_[A-Za-z0-9]{43}" + r"(?![A-Za-z0-9])",
-        keywords=("secret_",),
+        "notion-token", r"(?<![\w-])secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])", keywords=("secret_",)
     ),  # integration tokens before ntn_
     SecretRule(
         "airtable-token",
-        TOKEN_START + r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks airtable.go; trufflehog airtablepersonalaccesstoken",
         keywords=("pat",),
     ),
     SecretRule(
         "typeform-token",
-        TOKEN_START + r"tfp_[A-Za-z0-9_.=-]{40,59}+" + r"(?![A-Za-z0-9_=.-])",
+        r"(?<![\w-])tfp_[A-Za-z0-9_.=-]{40,59}+(?![A-Za-z0-9_=.-])",
         "gitleaks typeform.go; trufflehog typeform",
         keywords=("tfp_",),
     ),
     SecretRule(
         "frameio-token",
-        TOKEN_START + r"fio-u-[A-Za-z0-9_=-]{64}" + r"(?![A-Za-z0-9_=-])",
+        r"(?<![\w-])fio-u-[A-Za-z0-9_=-]{64}(?![A-Za-z0-9_=-])",
         "gitleaks frameio.go; trufflehog frameio",
         keywords=("fio-u-",),
     ),
     SecretRule(
         "adobe-client-secret",
-        TOKEN_START + r"p8e-[A-Za-z0-9]{32}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])",
         "gitleaks adobe.go; trufflehog adobeio",
         keywords=("p8e-",),
     ),
     SecretRule(
         "mapbox-secret-token",
-        TOKEN_START + r"sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+(?![A-Za-z0-9_-])",
         "gitleaks mapbox.go; trufflehog mapbox",
         keywords=("sk.eyj",),
     ),
     SecretRule(
         "linear-api-key",
-        TOKEN_START + r"lin_api_[A-Za-z0-9]{40}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])",
         "gitleaks linear.go; trufflehog linearapi",
         keywords=("lin_api_",),
     ),
     SecretRule(
         "chieftools-token",
-        TOKEN_START + r"ct[por]_[A-Za-z0-9]{30,248}+" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])ct[por]_[A-Za-z0-9]{30,248}+(?![A-Za-z0-9])",
         "Chief Tools API docs (ctp_, cto_, ctr_); GitHub secret scanning partner list",
         keywords=("ct",),
     ),
     SecretRule(
         "settlemint-token",
-        TOKEN_START + r"sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])",
         "gitleaks settlemint.go; SettleMint access token docs",
         keywords=("sm_",),
     ),
     SecretRule(
         "castai-api-key",
-        TOKEN_START + r"castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}(?![A-Za-z0-9])",
         "CAST AI API docs (castai_v1_); GitHub secret scanning partner list",
         keywords=("castai_v1_",),
     ),
     SecretRule(
         "defined-networking-token",
-        TOKEN_START + r"dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}" + r"(?![A-Za-z0-9_=-])",
+        r"(?<![\w-])dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}(?![A-Za-z0-9_=-])",
         "gitleaks definednetworking.go; Defined Networking API docs",
         keywords=("dnkey-",),
     ),
@@ -3028,40 +2970,37 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "intra42-client-secret",
-        TOKEN_START + r"s-s4t2(?:ud|af)-[a-f0-9]{64}" + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks intra42.go; trufflehog intra42",
         keywords=("s-s4t2",),
     ),
     SecretRule(
         "figma-token",
-        TOKEN_START + r"figd_[A-Za-z0-9_-]{40,48}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])figd_[A-Za-z0-9_-]{40,48}+(?![A-Za-z0-9_-])",
         "trufflehog figmapersonalaccesstoken; Figma PAT docs (figd_)",
         keywords=("figd_",),
     ),
     SecretRule(
         "contentful-token",
-        TOKEN_START + r"CFPAT-[A-Za-z0-9_-]{43,48}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])CFPAT-[A-Za-z0-9_-]{43,48}+(?![A-Za-z0-9_-])",
         "gitleaks contentful.go; trufflehog contentfulpersonalaccesstoken",
         keywords=("cfpat-",),
     ),
     SecretRule(
         "hubspot-token",
-        TOKEN_START + r"pat-(?:na|eu|ap)[0-9]-" + _UUID + r"(?![A-Za-z0-9])",
+        r"(?<![\w-])pat-(?:na|eu|ap)[0-9]-" + _UUID + r"(?![A-Za-z0-9])",
         "gitleaks hubspot.go; trufflehog hubspot_apikey",
         keywords=("pat-",),
     ),
     # --- Secret managers.
     SecretRule(
         "vault-token",
-        TOKEN_START + r"hv[bsr]\.[A-Za-z0-9_-]{24,300}+" + r"(?![A-Za-z0-9_-])",
+        r"(?<![\w-])hv[bsr]\.[A-Za-z0-9_-]{24,300}+(?![A-Za-z0-9_-])",
         "gitleaks hashicorp_vault.go; trufflehog hashicorpvault",
         keywords=("hv",),
     ),
     SecretRule(
-        "vault-token",
-        r"s\.[A-Za-z0-9]{24}",
-        labels=("vault",),
-        judge="labelled",
+        "vault-token", r"s\.[A-Za-z0-9]{24}", labels=("vault",), judge="labelled"
     ),  # legacy tokens: only labelled, "s." is too common
     SecretRule(
         "doppler-token",
@@ -3081,7 +3020,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "onepassword-service-account-token",
-        TOKEN_START + r"ops_eyJ[A-Za-z0-9+/]{250,4000}+",
+        r"(?<![\w-])ops_eyJ[A-Za-z0-9+/]{250,4000}+",
         "gitleaks 1password.go; 1Password service accounts docs (ops_eyJ)",
         keywords=("ops_eyj",),
     ),
@@ -3089,14 +3028,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # its own is named after it when it is also the value of an assignment.
     SecretRule(
         "jwt",
-        TOKEN_START + r"eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+",
+        r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+",
         "gitleaks jwt.go; trufflehog jwt; RFC 7519",
         keywords=("eyj",),
     ),
     # A JWT base64-encoded once more (a header's first claim, encoded twice).
     SecretRule(
         "jwt",
-        TOKEN_START + r"ZXlK(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
+        r"(?<![\w-])ZXlK(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
         r"|bGJtTWlPaU|cWEzVWlPaU|cWQyc2lPb|cGMzTWlPaU|cGRpSTZJ|cmFXUWlP|clpYbGZiM0J6SWpwY|cmRIa2lPaUp"
         r"|dWIyNWpaU0k2|d01tTWlP|d01uTWlPaU|d2NIUWlPaU|emRXSWlPaU|emRuUWlP|MFlXY2lPaU|MGVYQWlPaUp|MWNtd2l"
         r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
@@ -3252,7 +3191,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # the auth method's, read by the key row.
     SecretRule(
         "credential-flag",
-        TOKEN_START + r"vault[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
+        r"(?<![\w-])vault[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
         rf"(?![^{_BARE_VALUE_END}=]{{0,256}}+=)(?P<password>)" + _VALUE,
         "vault login (HashiCorp Vault CLI docs)",
         keywords=("vault",),
@@ -3261,7 +3200,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "credential-flag",
-        TOKEN_START + r"sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
+        r"(?<![\w-])sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
         r"(?P<value>[^\s@/\"'\x00]{6,128}+)(?![^\s@\x00])",
         example=r"sqlplus -s scott/[A-Za-z0-9]{12}@orcl",
         judge="assigned-value",
@@ -3336,7 +3275,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # Dockerfile: ENV KEY value (the form without "=").
     SecretRule(
         "credential-assignment",
-        TOKEN_START + r"ENV[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + _VALUE,
+        r"(?<![\w-])ENV[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + _VALUE,
         example=r"ENV (?:API_TOKEN|DB_PASSWORD) [A-Za-z0-9]{20}",
         judge="assigned-value",
         keywords=("env",),
