@@ -1827,23 +1827,30 @@ def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
 
 def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     """Judge every string field, each folded as a reader sees it and each on
-    its own; refuse at the first one in file order that holds a secret."""
+    its own; refuse at the first one in file order that holds a secret.  A
+    selection that needs more than MAX_JUDGED_CANDIDATES judgements is
+    refused as selection_limit where it passes them, secret or not."""
     # A text repeated (a fork keeps its parent's summaries) is judged once.
     verdicts: dict[str, tuple[int, str] | None] = {}
-    first: tuple[str, str, str] | None = None
+    judged = 0
+    first: tuple[str, str] | None = None
     secret_fields = 0
     for where, field, text in fields:
         if text not in verdicts:
-            verdicts[text] = find_secret(fold_for_scan(text))
+            hit, candidates = secret_hit(fold_for_scan(text))
+            judged += candidates
+            if judged > MAX_JUDGED_CANDIDATES:
+                fail("selection_limit", f"{where}/{field}" if field else where)
+            verdicts[text] = None if hit is None else (hit[0], hit_family(hit))
         verdict = verdicts[text]
         if verdict is None:
             continue
         if first is None:
-            first = (f"{where}/{field}" if field else where, field, verdict[1])
+            first = (f"{where}/{field}" if field else where, verdict[1])
         # How many summary texts hold one: counted, never named.
         secret_fields += field == "text"
     if first is not None:
-        error = ProjectionError("selection_secret", first[0], first[2])
+        error = ProjectionError("selection_secret", *first)
         error.secret_fields = secret_fields
         raise error
 
@@ -2247,6 +2254,14 @@ TOKEN_START = r"(?<![\w-])"  # noqa: S105 - a pattern, not a password
 # a few hundredths of a second.
 TOKEN_CHARS = "A-Za-z0-9_+/=.~-"  # noqa: S105 - a character class
 MIN_TOKEN_RUN = 12
+# A candidate (a match that the judgements read) costs up to about 12
+# microseconds; a 2 MiB selection of nothing but candidates holds 130,000
+# (pass=x9Qx9QQ9xQ repeated), which cost 1.6 s to judge.  This bound keeps
+# the worst to about 0.8 s: it is one candidate per 35 characters of the
+# largest selection, where dense technical prose holds one per 330 and
+# ordinary prose one per 1,300.  Passing it answers selection_limit, never
+# selection_secret: a crowded text is not taken for a secret.
+MAX_JUDGED_CANDIDATES = 60_000
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -3652,11 +3667,13 @@ class _SecretScanner:
             for rule, regex in zip(SECRET_RULES, self.regexes, strict=True)
             if rule.labels
         ]
-        # Verdicts on a key (the word before it, its identifier) and a key's
-        # words (the key, whether humps split them), each a pure function
-        # of its arguments: the same key in many texts is read once.
+        # Verdicts on a key (the word before it, its identifier), a key's
+        # words (the key, whether humps split them) and a value (the value,
+        # whether a password's), each a pure function of its arguments: the
+        # same key or value in many texts is judged once.
         self.key_verdicts: dict[tuple[str, str], int] = {}
         self.key_words: dict[tuple[str, bool], tuple[str, ...]] = {}
+        self.value_verdicts: dict[tuple[str, bool], tuple[str, str] | None] = {}
 
 
 class _Keywords:
@@ -3723,19 +3740,20 @@ def find_secret(text: str) -> tuple[int, str] | None:
     The offset is where the secret starts (for a judged value, where the
     value starts); at one offset the earlier row of SECRET_RULES wins.  The
     verdict reads this text alone.  Nothing of the value is returned."""
-    hit = secret_hit(text)
+    hit, _candidates = secret_hit(text)
     return None if hit is None else (hit[0], hit_family(hit))
 
 
-def secret_hit(text: str, explain: Explain = None) -> SecretHit | None:
-    """The earliest hit in one text, unnamed, or None.  Each row whose
-    keyword the text holds is searched from the start; each match is
-    judged, and a row stops at its first hit, or where a hit of an earlier
-    row already stands."""
+def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, int]:
+    """The earliest hit in one text, unnamed, or None; and how many
+    candidates were judged to find it.  Each row whose keyword the text
+    holds is searched from the start; each match is judged, and a row stops
+    at its first hit, or where a hit of an earlier row already stands."""
     scanner = _secret_scanner()
     lowered = _lowered(text)
     blanked = escapes_blanked(text)
     best: SecretHit | None = None
+    candidates = 0
     for index in _rows_to_try(scanner, text, lowered):
         rule = SECRET_RULES[index]
         searched = blanked if rule.judge in READ_BLANKED else text
@@ -3746,6 +3764,7 @@ def secret_hit(text: str, explain: Explain = None) -> SecretHit | None:
         while (match := regex.search(searched, position)) is not None:
             if best is not None and match.start() > best[0]:
                 break  # nothing this row finds can come first
+            candidates += 1
             hit, resume = _judge(scanner, index, searched, match, explain)
             if hit is not None and rule.within and rule.within not in text:
                 hit = None
@@ -3753,7 +3772,7 @@ def secret_hit(text: str, explain: Explain = None) -> SecretHit | None:
                 best = hit if best is None or hit[:2] < best[:2] else best
                 break
             position = max(resume, match.start() + 1)
-    return best
+    return best, candidates
 
 
 def escapes_blanked(text: str) -> str:
@@ -3865,7 +3884,9 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
     if again >= 0:
         # A pattern (s/password=.*/password=x/): judge what it holds.
         return None, (offset + again if again else key_end), "key-assigned-again"
-    decided = _first_judgement(VALUE_JUDGEMENTS, value, password)
+    if (value, password) not in scanner.value_verdicts:
+        scanner.value_verdicts[(value, password)] = _first_judgement(VALUE_JUDGEMENTS, value, password)
+    decided = scanner.value_verdicts[(value, password)]
     if decided is not None:
         reason = ": ".join(decided)
         # What follows a key turned away is read again from right after it:
@@ -4392,23 +4413,25 @@ def low_entropy(value: str, _password: bool) -> str | None:
     return None if _entropy_enough(value) else "low-entropy"
 
 
-# The judgements of a value, cheapest first; each returns why it turned the
-# value away (a fixed reason) or None.
+# The judgements of a value, in the order they are tried: the cheapest and
+# those that turn most values away first (each turns a value away on its
+# own, so the order changes only the reason given).  Each returns why it
+# turned the value away (a fixed reason) or None.
 VALUE_JUDGEMENTS: tuple[Callable[[str, bool], str | None], ...] = (
     short_or_spaced,
+    low_entropy,
     a_word,
+    masked,
+    a_run,
     a_name,
     a_placeholder,
     data,
     a_jose_header,
-    masked,
-    a_run,
     a_path,
     said_about_a_secret,
     an_assignment,
     a_type_name,
     a_reference,
-    low_entropy,
 )
 
 

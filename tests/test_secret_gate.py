@@ -2025,6 +2025,17 @@ def one_branch(texts: list[str]) -> dict[str, object]:
     return selection(1, [branch("b", summaries=[summary(f"s{i}", text) for i, text in enumerate(texts)])])
 
 
+def many_branches(texts: list[str]) -> dict[str, object]:
+    """A selection whose summaries hold the texts, in order, a hundred to a branch."""
+    branches = [
+        branch(
+            f"b{start // 100}", summaries=[summary(f"s{i}", text) for i, text in enumerate(texts[start : start + 100])]
+        )
+        for start in range(0, len(texts), 100)
+    ]
+    return selection(1, branches)
+
+
 def selection_verdict(texts: list[str]) -> tuple[str, str, int] | None:
     """Where, what and how many: the refusal of a selection whose summaries
     hold the texts, or None when it is accepted."""
@@ -2086,15 +2097,36 @@ class TestLinearTime(unittest.TestCase):
         rng = random.Random(31)
         figures = []
         for name, unit in hostile_units(rng).items():
-            texts = two_mebibytes(unit)
+            value = many_branches(two_mebibytes(unit))
             started = time.process_time()
-            hits = [cp.find_secret(text) for text in texts]
+            try:
+                cp.check_selection(value)
+                answer = "checked"
+            except cp.ProjectionError as error:
+                answer = f"{error.code} {error.rule or ''}"
             elapsed = time.process_time() - started
-            first = next((hit[1] for hit in hits if hit is not None), None)
-            figures.append(f"  {name}: {elapsed * 1000:.0f} ms, {first}")
+            figures.append(f"  {name}: {elapsed * 1000:.0f} ms, {answer}")
             with self.subTest(name=name):
                 self.assertLess(elapsed, self.BOUND_SECONDS)
         print("\nsecret scan of 2 MiB hostile texts:\n" + "\n".join(figures))
+
+    def test_past_the_bound_on_judgements_a_selection_is_too_dense_not_secret(self) -> None:
+        """Candidates past MAX_JUDGED_CANDIDATES answer selection_limit at
+        the text where the bound is passed, even after a secret; up to it,
+        every text is judged."""
+        rng = random.Random(36)
+        crowded = [crowded_text(rng, 180) for _ in range(cp.MAX_JUDGED_CANDIDATES // 180 + 1)]
+        within = crowded[: cp.MAX_JUDGED_CANDIDATES // 180]
+        cp.check_selection(many_branches(within))
+        for texts in (crowded, [f"password={MADE_UP}", *crowded]):
+            with self.subTest(secret_first=len(texts) > len(crowded)):
+                with self.assertRaises(cp.ProjectionError) as caught:
+                    cp.check_selection(many_branches(texts))
+                last = len(texts) - 1
+                self.assertEqual(
+                    (caught.exception.code, caught.exception.at),
+                    ("selection_limit", f"/branches/{last // 100}/summaries/{last % 100}/text"),
+                )
 
     def test_a_crowded_selection_is_judged_to_its_end(self) -> None:
         """Texts dense in keys whose values are words pass however many

@@ -26,7 +26,8 @@ def explain(text: str) -> list[str]:
     folded = cp.fold_for_scan(text)
     if folded != text:
         lines.append(f"read as {folded!r}")
-    hit = cp.secret_hit(folded, explain=lines.append)
+    hit, candidates = cp.secret_hit(folded, explain=lines.append)
+    lines.append(f"{candidates} candidates judged")
     if hit is None:
         lines.append("passes")
     else:
