@@ -1082,16 +1082,30 @@ def _require_revision(value: Any, where: str) -> int:
     return value
 
 
-def has_visible_character(text: str) -> bool:
+# Characters that adapter 0.1.0 took as visible under some CPython it ran
+# on and that the tables above do not: 0.1.0 asked the running Python's own
+# Unicode data, 14.0 on 3.11, 15.0 on 3.12, 15.1 on 3.13.  Unicode 15.1
+# assigned these four ideographic description characters (category So);
+# 14.0 calls nothing visible that 15.0 does not.  A state.json read back
+# (migrated or not) counts them as visible, so that every ledger 0.1.0
+# accepted stays readable; a selection being accepted is judged by the
+# tables alone.  A test compares this with each CPython on the machine.
+VISIBLE_IN_OTHER_UNICODE = "2FFC-2FFF"
+
+
+def has_visible_character(text: str, read_back: bool = False) -> bool:
     """True when some character would show: a letter, number, punctuation or
-    symbol other than the blank-looking fillers."""
+    symbol other than the blank-looking fillers.  ``read_back``: the text
+    of a state.json, judged as any Unicode version 0.1.0 ran with judged it."""
     import re
 
     if re.search("[!-~]", text) is not None:
         return True
     if not _visible_class:
         _visible_class.append(re.compile(_table_class(UCD_VISIBLE)))
-    return _visible_class[0].search(text) is not None
+    if _visible_class[0].search(text) is not None:
+        return True
+    return read_back and re.search(_table_class(VISIBLE_IN_OTHER_UNICODE), text) is not None
 
 
 def _require_text(value: Any, where: str, walk: _Walk) -> str:
@@ -1114,7 +1128,7 @@ def _require_text(value: Any, where: str, walk: _Walk) -> str:
         # isprintable() is the fast path; tab, newline, joiners and other
         # format characters are allowed, so False only means "look closer".
         clean = value.isprintable() or re.search(FORBIDDEN_TEXT_PATTERN, value) is None
-        if not clean or not has_visible_character(value):
+        if not clean or not has_visible_character(value, read_back=not walk.collect):
             fail("selection_schema", where + "/text")
         # A selection being accepted is held to where each invisible
         # character may stand (which covers tags and selector runs); the
@@ -4721,13 +4735,15 @@ def update_changes(state: JsonObject | None, selection: JsonObject, accepted: Js
 NO_CHANGES = dict.fromkeys(("branchesAdded", "branchesChanged", "branchesTombstoned", "branchesRestored"), 0)
 
 
-def committed_state_bytes(state: JsonObject) -> bytes:
+def committed_state_bytes(state: JsonObject, migrated: bool = False) -> bytes:
     """state.json as it would be committed, or state_limit when its own
-    reader would refuse it later: nothing is committed past those bounds."""
+    reader would refuse it later: nothing is committed past those bounds.
+    A migrated state may pass MAX_STATE_BYTES by its digest's pair, which
+    the reader allows for (see max_state_file_bytes)."""
     if len(state["tombstones"]) > MAX_TOMBSTONES:
         fail("state_limit")
     data = state_bytes(state)
-    if len(data) > MAX_STATE_BYTES:
+    if len(data) > (max_state_file_bytes() if migrated else MAX_STATE_BYTES):
         fail("state_limit")
     return data
 
@@ -5050,11 +5066,26 @@ def _outside_strings(blanked: bytes) -> list[bytes]:
     return blanked.split(b'"')[0::2]
 
 
+# A schema-1 state (adapter 0.1.0) was bounded by MAX_STATE_BYTES as a
+# whole; migrated, it gains its digest's pair, 82 bytes, and must still be
+# read.  So the reader allows a state.json that many bytes more, while an
+# update commits none past MAX_STATE_BYTES: a state migrated at its bound
+# reads, rebuilds and verifies, and only a selection that would grow it
+# further is state_limit.
+LEDGER_PAIR_BYTES = len(LEDGER_PAIR_START) + 64 + 1
+
+
+def max_state_file_bytes() -> int:
+    """The most bytes a state.json read back may hold: the bound, and the
+    digest's pair a migration added to a schema-1 state at that bound."""
+    return MAX_STATE_BYTES + LEDGER_PAIR_BYTES
+
+
 def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
     """Decode and check state.json; return the state, always in the current
     schema and without its ledger digest, and the schema it was migrated
     from (None when it was current).  Only ``migrate`` reads schema 1."""
-    if len(data) > MAX_STATE_BYTES:
+    if len(data) > max_state_file_bytes():
         fail("state_corrupt")
     version = written_schema(data)
     if version == MIGRATABLE_STATE_SCHEMA and not migrate:
@@ -5078,7 +5109,9 @@ def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
         if not migrate:
             raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
         # Exactly the checks adapter 0.1.0 made (it wrote no ledger digest),
-        # its strict parse included.
+        # its strict parse and its bound included.
+        if len(data) > MAX_STATE_BYTES:
+            fail("state_corrupt")
         try:
             decoded = parse_json(data, max_depth=None)
         except ProjectionError:
@@ -6327,7 +6360,7 @@ def _status(counts: Mapping[str, int], state: JsonObject, left_out: bool) -> dic
 
 
 def read_state(owned: OwnedDir) -> JsonObject | None:
-    data = owned.read(STATE_NAME, MAX_STATE_BYTES, "state_corrupt")
+    data = owned.read(STATE_NAME, max_state_file_bytes(), "state_corrupt")
     return None if data is None else parse_state(data)
 
 
@@ -6394,7 +6427,7 @@ def load_state(owned: OwnedDir, migrate: bool) -> LoadedState:
     """state.json decoded and checked, (None, None) when there is none, or
     the refusal, kept so that the update can report it in order."""
     try:
-        data = owned.read(STATE_NAME, MAX_STATE_BYTES, "state_corrupt")
+        data = owned.read(STATE_NAME, max_state_file_bytes(), "state_corrupt")
         return (None, None) if data is None else decode_state(data, migrate)
     except ProjectionError as error:
         return as_resource_refusal(error)
@@ -6416,7 +6449,7 @@ def accept(
         if state is None:
             fail("state_missing")
         if migrated_from is not None:
-            data = committed_state_bytes(state)
+            data = committed_state_bytes(state, migrated=True)
             SIGNALS.check()
             owned.write_atomic(STATE_NAME, data)
         return state, NO_CHANGES
