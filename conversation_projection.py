@@ -5702,12 +5702,19 @@ def _path_max(fd: int) -> int:
         return DEFAULT_PATH_MAX
 
 
+def is_loose(st: os.stat_result) -> bool:
+    """Whether another local user could write into this directory: group or
+    others may write (with an ACL, the group bits show its mask), or another
+    user owns it."""
+    return bool(st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)) or st.st_uid != os.geteuid()
+
+
 def refuse_loose_root(st: os.stat_result) -> None:
-    """An existing root that another local user could write into (group or
-    others may write, or another user owns it) would let them plant a lock
-    or a name that blocks every update, or race Graphify's own write: it is
-    refused, on POSIX.  On Windows the directory's ACL is the operator's."""
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or st.st_uid != os.geteuid():
+    """An existing root that another local user could write into would let
+    them plant a lock or a name that blocks every update, or race Graphify's
+    own write: it is refused, on POSIX.  On Windows the directory's ACL is
+    the operator's."""
+    if is_loose(st):
         fail("state_permissions")
 
 
@@ -5830,7 +5837,8 @@ def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
 
 def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
     """Check every entry against the owned names.  Refusals come in a fixed
-    order whatever the listing order: symlink, lock (when asked), a foreign
+    order whatever the listing order: a cache/ another user could write
+    into, symlink, lock (when asked), a foreign
     name or a published one on first use, an unknown entry.  Changes nothing.
 
     A directory without state.json counts as empty when it holds only .tmp
@@ -5838,7 +5846,7 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
     commit can leave.  A graph, an extraction, a receipt or a cache there was
     not made by this adapter from a state it can show, and is never replaced."""
     names = owned.names()
-    symlink = foreign = wrong_type = lock_held = published = False
+    symlink = foreign = wrong_type = lock_held = published = loose_cache = False
     for name in names:
         st = owned.lstat(name)
         if st is None:
@@ -5847,7 +5855,12 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
         if _is_link(st):
             symlink = True
         elif name == CACHE_NAME:
-            if stat.S_ISDIR(st.st_mode):
+            # Graphify makes cache/ with the caller's umask, or with a
+            # default ACL the root passes on: held to the root's rule
+            # before anything in it is read (or, later, removed).
+            if stat.S_ISDIR(st.st_mode) and os.name == "posix" and is_loose(st):
+                loose_cache = True
+            elif stat.S_ISDIR(st.st_mode):
                 cache_symlink, cache_unknown = _scan_cache(owned)
                 symlink |= cache_symlink
                 wrong_type |= cache_unknown
@@ -5861,6 +5874,8 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
             wrong_type = True
         elif name == LOCK_NAME:
             lock_held = True
+    if loose_cache:
+        fail("state_permissions")
     if symlink:
         fail("state_symlink")
     if refuse_lock and lock_held:
