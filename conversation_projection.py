@@ -478,10 +478,34 @@ def fail(code: str, at: str | None = None, rule: str | None = None, graphify_ver
     raise ProjectionError(code, at, rule, graphify_version)
 
 
-# Out of memory or descriptors: nothing is wrong with the files, whatever a
-# reader that met it concluded, and the remedy for a corrupt state (restore
-# a backup) would lose every tombstone made since.
-RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+# Out of memory, descriptors or disk space (a full disk or quota): nothing
+# is wrong with the files, whatever a reader that met it concluded, and the
+# remedy for a corrupt state (restore a backup) would lose every tombstone
+# made since.  One code, wherever it strikes and whatever the free space.
+RESOURCE_ERRNOS = frozenset(
+    {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+)
+# Refusals that a lack of memory or descriptors can cause without a trace:
+# an import that the standard library or Graphify swallowed (ssl, then an
+# AttributeError), a parser or a library that turned a MemoryError into an
+# error of its own.  Before one of these is answered, the run checks that
+# memory and descriptors are still to be had.
+MASKED_CODES = frozenset(
+    {
+        "graphify_missing",
+        "graphify_incompatible",
+        "graphify_failed",
+        "selection_malformed",
+        "state_corrupt",
+        "internal_error",
+    }
+)
+# How much memory must still be allocatable after such a failure for it to
+# count as what it says: importing and running Graphify takes more than this
+# (about 28 MB of address space for 0.9.96), so a run with less to spare
+# could not have succeeded either.  Allocated with calloc and never touched:
+# a probe of address space, which costs nothing where memory is plenty.
+MEMORY_HEADROOM = 16 * 1024 * 1024
 
 
 def is_resource_exhaustion(error: BaseException | None) -> bool:
@@ -499,15 +523,34 @@ def is_resource_exhaustion(error: BaseException | None) -> bool:
     return False
 
 
+def memory_to_spare(size: int = MEMORY_HEADROOM) -> bool:
+    """Whether ``size`` more bytes can be allocated now."""
+    try:
+        probe = bytes(size)
+    except MemoryError:
+        return False
+    del probe
+    return True
+
+
+def short_of_resources() -> bool:
+    """Whether memory or descriptors are too short now for a failure to be
+    taken at its word (see MASKED_CODES)."""
+    return not memory_to_spare() or not descriptors_to_spare()
+
+
 def as_resource_refusal(error: BaseException) -> ProjectionError:
-    """The refusal to report for ``error``: resource_exhausted when memory or
-    descriptors ran out, the refusal itself otherwise, and internal_error
-    for anything the adapter did not expect."""
+    """The refusal to report for ``error``: resource_exhausted when memory,
+    descriptors or disk space ran out, seen in the error or (for a refusal
+    such a lack can hide behind) in what is left to spare; the refusal itself
+    otherwise, and internal_error for anything the adapter did not expect."""
     if isinstance(error, ProjectionError) and error.code == "resource_exhausted":
         return error
-    if is_resource_exhaustion(error):
-        version = error.graphify_version if isinstance(error, ProjectionError) else None
-        return ProjectionError("resource_exhausted", graphify_version=version)
+    code = error.code if isinstance(error, ProjectionError) else "internal_error"
+    if is_resource_exhaustion(error) or (code in MASKED_CODES and short_of_resources()):
+        refusal = ProjectionError("resource_exhausted", graphify_version=getattr(error, "graphify_version", None))
+        refusal.withdrawn = getattr(error, "withdrawn", False)
+        return refusal
     if isinstance(error, ProjectionError):
         return error
     return ProjectionError("internal_error")
@@ -6178,6 +6221,8 @@ def graph_matches(graph: Any, extraction: JsonObject) -> bool:
         directed = graph.is_directed()
         nodes = set(graph.nodes)
         edges = list(graph.edges(data="relation"))
+    except MemoryError:
+        raise  # the run's own lack, not a graph that lost identities
     except Exception:
         return False
     return (
@@ -6209,7 +6254,7 @@ def descriptors_to_spare(count: int = DESCRIPTOR_HEADROOM) -> bool:
 
 
 def _failed_for_resources(error: BaseException) -> bool:
-    return is_resource_exhaustion(error) or not descriptors_to_spare()
+    return is_resource_exhaustion(error) or short_of_resources()
 
 
 def load_api(loader: GraphifyLoader) -> GraphifyApi:
@@ -6444,9 +6489,7 @@ def load_state(owned: OwnedDir, migrate: bool) -> LoadedState:
     try:
         data = owned.read(STATE_NAME, max_state_file_bytes(), "state_corrupt")
         return (None, None) if data is None else decode_state(data, migrate)
-    except ProjectionError as error:
-        return as_resource_refusal(error)
-    except (MemoryError, OSError) as error:
+    except Exception as error:  # a hidden lack of memory included (as_resource_refusal)
         return as_resource_refusal(error)
 
 
@@ -6487,6 +6530,7 @@ def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader, mig
     if isinstance(stored, StateSchemaUnsupported):
         raise stored
     try:
+        RUN_MARKS.withdrawn = True
         remove_derived(owned)
         SIGNALS.check()
         if isinstance(loaded, ProjectionError):
@@ -6495,6 +6539,7 @@ def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader, mig
             raise stored
         selection, places = loaded if loaded is not None else (None, None)
         outcome = publish(owned, *accept(owned, stored, selection, places), loader)
+        RUN_MARKS.withdrawn = False
         if stored[1] is not None:
             outcome.extra["migratedFrom"] = stored[1]
         return outcome
@@ -6784,6 +6829,7 @@ def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tupl
         outcome = run(parse_arguments(argv), loader)
     except BaseException as error:
         outcome = Outcome.refusal(as_resource_refusal(error))
+    # Memory that runs out while the line is made: main() answers.
     return CODES[outcome.code], result_line(outcome)
 
 
@@ -6804,15 +6850,55 @@ def _reserve_standard_descriptors() -> None:
                 os.close(opened)
 
 
-def emit(line: str) -> None:
-    """Write the result line to descriptor 1.  A closed, full or broken
-    stdout loses the line, never the exit status, and prints nothing."""
-    data = (line + "\n").encode("ascii")
+# The answer when memory runs out while the line itself is made or printed,
+# or anywhere else outside what execute() answers: made at import, while
+# memory was still there, and written as it is.
+_EXHAUSTED_HEAD = (
+    f'{{"adapterVersion":"{ADAPTER_VERSION}","code":"resource_exhausted","contextGraph":"{CONTEXT_GRAPH}",'
+    f'"embeddingIdentity":"{EMBEDDING_IDENTITY}","exitCode":{EXIT_RETRY},"graphifyVersion":null,'
+    f'"projectionSchemaVersion":{PROJECTION_SCHEMA_VERSION},"result":"retry"'
+)
+# By whether the published graph was withdrawn.
+EXHAUSTED_LINES = (
+    (_EXHAUSTED_HEAD + "}\n").encode("ascii"),
+    (_EXHAUSTED_HEAD + ',"withdrawn":true}\n').encode("ascii"),
+)
+
+
+class _RunMarks:
+    """What the last resort of main() needs to know, kept without allocating:
+    whether a line was printed (and its exit code), and whether the update
+    withdrew the published graph without publishing it again."""
+
+    __slots__ = ("exit_code", "printed", "withdrawn")
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.printed = False
+        self.withdrawn = False
+        self.exit_code = EXIT_RETRY
+
+
+RUN_MARKS = _RunMarks()
+
+
+def _write_all(data: bytes) -> None:
     try:
         while data:
             data = data[os.write(1, data) :]
     except OSError:
         pass
+
+
+def emit(line: str, exit_code: int = EXIT_RETRY) -> None:
+    """Write the result line to descriptor 1.  A closed, full or broken
+    stdout loses the line, never the exit status, and prints nothing."""
+    data = (line + "\n").encode("ascii")
+    RUN_MARKS.exit_code = exit_code
+    RUN_MARKS.printed = True
+    _write_all(data)
 
 
 class _DiscardedText:
@@ -6832,7 +6918,21 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     """The command line.  Run as a program (no ``argv``), the signals are
     blocked once the line is printed: a signal then must not turn the reported
     exit status into a death by signal.  Called with ``argv`` (in-process),
-    the caller's handlers come back."""
+    the caller's handlers come back.  Memory that runs out where execute()
+    cannot answer for it (setting up, making or printing the line, putting
+    things back) still gives one line, resource_exhausted, and its exit code:
+    never a traceback."""
+    RUN_MARKS.reset()
+    try:
+        return _main(argv, loader)
+    except MemoryError:
+        if not RUN_MARKS.printed:
+            RUN_MARKS.printed = True
+            _write_all(EXHAUSTED_LINES[RUN_MARKS.withdrawn])
+        return RUN_MARKS.exit_code
+
+
+def _main(argv: Sequence[str] | None, loader: GraphifyLoader) -> int:
     import gc
 
     _reserve_standard_descriptors()
@@ -6848,11 +6948,15 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     SIGNALS.install()
     try:
         exit_code, line = execute(sys.argv[1:] if argv is None else argv, loader)
-        emit(line)
+        emit(line, exit_code)
     finally:
         if collecting and argv is not None:
             gc.enable()
-        sys.stderr = previous_stderr
+        # Run as a program, stderr stays discarded until the process ends:
+        # what the interpreter reports while it shuts down short of memory
+        # ("Exception ignored ...") must not reach it either.
+        if argv is not None:
+            sys.stderr = previous_stderr
         os.umask(previous_umask)
         if argv is None:
             SIGNALS.hold_until_exit()

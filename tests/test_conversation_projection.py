@@ -30,6 +30,7 @@ import secret_samples
 import standin_graphify
 from cp_testlib import (
     CAN_SYMLINK,
+    HERE,
     MODULE,
     REQUIRE_DEV_TOOLS,
     ROOT,
@@ -143,7 +144,59 @@ class TestCommandLine(TempDirTestCase):
         self.assertEqual(cp.parse_arguments(["--verify", "--state-root=/x"]), cp.Arguments("/x", None, True, False))
 
 
+# Runs the module's main() in a fresh process, with memory running out at
+# the places of the caller's choosing (argv[3]: module functions to replace,
+# separated by commas).
+OUT_OF_MEMORY_AT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+import conversation_projection as cp
+import standin_graphify
+
+def exhausted(*_args, **_kwargs):
+    raise MemoryError
+
+for name in sys.argv[3].split(","):
+    setattr(cp, name, exhausted)
+sys.exit(cp.main(sys.argv[4:], loader=standin_graphify.make_loader("ok")))
+"""
+
+
 class TestResultLine(TempDirTestCase):
+    def test_the_last_resort_lines_are_the_result_lines(self) -> None:
+        """The lines main() prints when memory runs out where no outcome can
+        be made are made at import; they must be what result_line makes."""
+        outcome = cp.Outcome("resource_exhausted", {})
+        self.assertEqual(cp.EXHAUSTED_LINES[False], (cp.result_line(outcome) + "\n").encode())
+        outcome.withdrawn = True
+        self.assertEqual(cp.EXHAUSTED_LINES[True], (cp.result_line(outcome) + "\n").encode())
+
+    def test_memory_that_runs_out_around_the_answer_still_gives_one_line(self) -> None:
+        """Out of memory while the line is made, or before the run starts:
+        one line, resource_exhausted, exit 3, nothing on stderr; withdrawn
+        when the update had withdrawn the graph (a rebuild), and the state
+        is untouched."""
+        self.assertResult(self.project(fixture()), "built")
+        committed = self.read("state.json")
+        for place, args, withdrawn in (
+            # A rebuild that withdrew the graph, then cannot even make its refusal.
+            ("project,as_resource_refusal", ["--state-root", self.state], True),
+            # A rebuild that published the graph: not withdrawn.
+            ("result_line", ["--state-root", self.state], False),
+            ("result_line", ["--state-root", self.state, "--verify"], False),
+            ("_reserve_standard_descriptors", ["--state-root", self.state], False),
+        ):
+            with self.subTest(place, args=args):
+                completed = subprocess.run(
+                    [sys.executable, "-I", "-c", OUT_OF_MEMORY_AT, ROOT, HERE, place, *args],
+                    capture_output=True,
+                    env=child_env(),
+                    timeout=60,
+                )
+                self.assertResult(Result(completed), "resource_exhausted", withdrawn=withdrawn)
+                self.assertEqual(self.read("state.json"), committed)
+
     def test_every_code_has_a_documented_exit(self) -> None:
         self.assertEqual({cp.CODES[c] for c in ("built", "verified", "checked")}, {0})
         self.assertEqual({cp.CODES[c] for c in ("graphify_missing", "graphify_incompatible", "graphify_failed")}, {3})
