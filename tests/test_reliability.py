@@ -447,6 +447,45 @@ class TestFirstRunCrashes(Lifecycle):
     def test_sigkill_before_each_first_run_step(self) -> None:
         self.crash_first_run_at_every_step("kill", -signal.SIGKILL)
 
+    @unittest.skipUnless(hasattr(signal, "SIGTERM"), "POSIX signals")
+    def test_a_first_run_interrupted_after_its_commit_keeps_its_ledger(self) -> None:
+        """SIGTERM at each step of a first run: interrupted (withdrawn).
+        Before the commit the directory is removed again; after it the
+        directory holds the committed state.json alone, as the README says.
+        Then the same selection is a replay (built), while the same revision
+        with other content is revision_stale: raise the revision (and the
+        changed branch's sourceRevision)."""
+        edited = fixture()
+        edited["branches"][0]["summaries"][0]["text"] += " Edited after the interrupted run."
+        edited["branches"][0]["sourceRevision"] += 1
+        kept = removed = 0
+        for index, label in enumerate(self.first_steps[:-1]):
+            with self.subTest(step=index, label=label):
+                self.state = os.path.join(tempfile.mkdtemp(dir=self.tmp), "state")
+                completed = run_faulty(
+                    {"at": index, "action": "signal"}, ["--state-root", self.state, "--selection", self.first]
+                )
+                result = Result(completed)
+                if result.code == "built":
+                    continue  # the receipt was being written: the run finished
+                self.assertResult(result, "interrupted", withdrawn=True)
+                if not os.path.exists(self.state):
+                    removed += 1
+                    continue
+                kept += 1
+                self.assertEqual(self.entries(), ["state.json"])
+                self.assertEqual(self.read("state.json"), self.old["state.json"])
+                self.assertResult(self.project(edited), "revision_stale", at="/revision", withdrawn=True)
+                self.assertResult(self.project(dict(edited, revision=2)), "built")
+        self.assertGreater(kept, 0)
+        self.assertGreater(removed, 0)
+        self.state = os.path.join(tempfile.mkdtemp(dir=self.tmp), "state")
+        index = next(i for i, label in enumerate(self.first_steps) if label.startswith("open:extraction"))
+        run_faulty({"at": index, "action": "signal"}, ["--state-root", self.state, "--selection", self.first])
+        self.assertResult(self.project(fixture()), "built")
+        for name in PUBLISHED:
+            self.assertEqual(self.read(name), self.old[name], name)
+
 
 class TestMigrationCrashes(TempDirTestCase):
     """--migrate of a state written by adapter 0.1.0, stopped before each of
