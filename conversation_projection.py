@@ -482,10 +482,34 @@ def fail(code: str, at: str | None = None, rule: str | None = None, graphify_ver
     raise ProjectionError(code, at, rule, graphify_version)
 
 
-# Out of memory or descriptors: nothing is wrong with the files, whatever a
-# reader that met it concluded, and the remedy for a corrupt state (restore
-# a backup) would lose every tombstone made since.
-RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM})
+# Out of memory, descriptors or disk space (a full disk or quota): nothing
+# is wrong with the files, whatever a reader that met it concluded, and the
+# remedy for a corrupt state (restore a backup) would lose every tombstone
+# made since.  One code, wherever it strikes and whatever the free space.
+RESOURCE_ERRNOS = frozenset(
+    {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+)
+# Refusals that a lack of memory or descriptors can cause without a trace:
+# an import that the standard library or Graphify swallowed (ssl, then an
+# AttributeError), a parser or a library that turned a MemoryError into an
+# error of its own.  Before one of these is answered, the run checks that
+# memory and descriptors are still to be had.
+MASKED_CODES = frozenset(
+    {
+        "graphify_missing",
+        "graphify_incompatible",
+        "graphify_failed",
+        "selection_malformed",
+        "state_corrupt",
+        "internal_error",
+    }
+)
+# How much memory must still be allocatable after such a failure for it to
+# count as what it says: importing and running Graphify takes more than this
+# (about 28 MB of address space for 0.9.96), so a run with less to spare
+# could not have succeeded either.  Allocated with calloc and never touched:
+# a probe of address space, which costs nothing where memory is plenty.
+MEMORY_HEADROOM = 16 * 1024 * 1024
 
 
 def is_resource_exhaustion(error: BaseException | None) -> bool:
@@ -503,15 +527,34 @@ def is_resource_exhaustion(error: BaseException | None) -> bool:
     return False
 
 
+def memory_to_spare(size: int = MEMORY_HEADROOM) -> bool:
+    """Whether ``size`` more bytes can be allocated now."""
+    try:
+        probe = bytes(size)
+    except MemoryError:
+        return False
+    del probe
+    return True
+
+
+def short_of_resources() -> bool:
+    """Whether memory or descriptors are too short now for a failure to be
+    taken at its word (see MASKED_CODES)."""
+    return not memory_to_spare() or not descriptors_to_spare()
+
+
 def as_resource_refusal(error: BaseException) -> ProjectionError:
-    """The refusal to report for ``error``: resource_exhausted when memory or
-    descriptors ran out, the refusal itself otherwise, and internal_error
-    for anything the adapter did not expect."""
+    """The refusal to report for ``error``: resource_exhausted when memory,
+    descriptors or disk space ran out, seen in the error or (for a refusal
+    such a lack can hide behind) in what is left to spare; the refusal itself
+    otherwise, and internal_error for anything the adapter did not expect."""
     if isinstance(error, ProjectionError) and error.code == "resource_exhausted":
         return error
-    if is_resource_exhaustion(error):
-        version = error.graphify_version if isinstance(error, ProjectionError) else None
-        return ProjectionError("resource_exhausted", graphify_version=version)
+    code = error.code if isinstance(error, ProjectionError) else "internal_error"
+    if is_resource_exhaustion(error) or (code in MASKED_CODES and short_of_resources()):
+        refusal = ProjectionError("resource_exhausted", graphify_version=getattr(error, "graphify_version", None))
+        refusal.withdrawn = getattr(error, "withdrawn", False)
+        return refusal
     if isinstance(error, ProjectionError):
         return error
     return ProjectionError("internal_error")
@@ -1098,16 +1141,30 @@ def _require_revision(value: Any, where: str) -> int:
     return value
 
 
-def has_visible_character(text: str) -> bool:
+# Characters that adapter 0.1.0 took as visible under some CPython it ran
+# on and that the tables above do not: 0.1.0 asked the running Python's own
+# Unicode data, 14.0 on 3.11, 15.0 on 3.12, 15.1 on 3.13.  Unicode 15.1
+# assigned these four ideographic description characters (category So);
+# 14.0 calls nothing visible that 15.0 does not.  A state.json read back
+# (migrated or not) counts them as visible, so that every ledger 0.1.0
+# accepted stays readable; a selection being accepted is judged by the
+# tables alone.  A test compares this with each CPython on the machine.
+VISIBLE_IN_OTHER_UNICODE = "2FFC-2FFF"
+
+
+def has_visible_character(text: str, read_back: bool = False) -> bool:
     """True when some character would show: a letter, number, punctuation or
-    symbol other than the blank-looking fillers."""
+    symbol other than the blank-looking fillers.  ``read_back``: the text
+    of a state.json, judged as any Unicode version 0.1.0 ran with judged it."""
     import re
 
     if re.search("[!-~]", text) is not None:
         return True
     if not _visible_class:
         _visible_class.append(re.compile(_table_class(UCD_VISIBLE)))
-    return _visible_class[0].search(text) is not None
+    if _visible_class[0].search(text) is not None:
+        return True
+    return read_back and re.search(_table_class(VISIBLE_IN_OTHER_UNICODE), text) is not None
 
 
 def _require_text(value: Any, where: str, walk: _Walk) -> str:
@@ -1130,7 +1187,7 @@ def _require_text(value: Any, where: str, walk: _Walk) -> str:
         # isprintable() is the fast path; tab, newline, joiners and other
         # format characters are allowed, so False only means "look closer".
         clean = value.isprintable() or re.search(FORBIDDEN_TEXT_PATTERN, value) is None
-        if not clean or not has_visible_character(value):
+        if not clean or not has_visible_character(value, read_back=not walk.collect):
             fail("selection_schema", where + "/text")
         # A selection being accepted is held to where each invisible
         # character may stand (which covers tags and selector runs); the
@@ -4672,13 +4729,15 @@ def update_changes(state: JsonObject | None, selection: JsonObject, accepted: Js
 NO_CHANGES = dict.fromkeys(("branchesAdded", "branchesChanged", "branchesTombstoned", "branchesRestored"), 0)
 
 
-def committed_state_bytes(state: JsonObject) -> bytes:
+def committed_state_bytes(state: JsonObject, migrated: bool = False) -> bytes:
     """state.json as it would be committed, or state_limit when its own
-    reader would refuse it later: nothing is committed past those bounds."""
+    reader would refuse it later: nothing is committed past those bounds.
+    A migrated state may pass MAX_STATE_BYTES by its digest's pair, which
+    the reader allows for (see max_state_file_bytes)."""
     if len(state["tombstones"]) > MAX_TOMBSTONES:
         fail("state_limit")
     data = state_bytes(state)
-    if len(data) > MAX_STATE_BYTES:
+    if len(data) > (max_state_file_bytes() if migrated else MAX_STATE_BYTES):
         fail("state_limit")
     return data
 
@@ -5001,11 +5060,26 @@ def _outside_strings(blanked: bytes) -> list[bytes]:
     return blanked.split(b'"')[0::2]
 
 
+# A schema-1 state (adapter 0.1.0) was bounded by MAX_STATE_BYTES as a
+# whole; migrated, it gains its digest's pair, 82 bytes, and must still be
+# read.  So the reader allows a state.json that many bytes more, while an
+# update commits none past MAX_STATE_BYTES: a state migrated at its bound
+# reads, rebuilds and verifies, and only a selection that would grow it
+# further is state_limit.
+LEDGER_PAIR_BYTES = len(LEDGER_PAIR_START) + 64 + 1
+
+
+def max_state_file_bytes() -> int:
+    """The most bytes a state.json read back may hold: the bound, and the
+    digest's pair a migration added to a schema-1 state at that bound."""
+    return MAX_STATE_BYTES + LEDGER_PAIR_BYTES
+
+
 def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
     """Decode and check state.json; return the state, always in the current
     schema and without its ledger digest, and the schema it was migrated
     from (None when it was current).  Only ``migrate`` reads schema 1."""
-    if len(data) > MAX_STATE_BYTES:
+    if len(data) > max_state_file_bytes():
         fail("state_corrupt")
     version = written_schema(data)
     if version == MIGRATABLE_STATE_SCHEMA and not migrate:
@@ -5029,7 +5103,9 @@ def decode_state(data: bytes, migrate: bool) -> tuple[JsonObject, int | None]:
         if not migrate:
             raise StateSchemaUnsupported(MIGRATABLE_STATE_SCHEMA)
         # Exactly the checks adapter 0.1.0 made (it wrote no ledger digest),
-        # its strict parse included.
+        # its strict parse and its bound included.
+        if len(data) > MAX_STATE_BYTES:
+            fail("state_corrupt")
         try:
             decoded = parse_json(data, max_depth=None)
         except ProjectionError:
@@ -5620,12 +5696,19 @@ def _path_max(fd: int) -> int:
         return DEFAULT_PATH_MAX
 
 
+def is_loose(st: os.stat_result) -> bool:
+    """Whether another local user could write into this directory: group or
+    others may write (with an ACL, the group bits show its mask), or another
+    user owns it."""
+    return bool(st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)) or st.st_uid != os.geteuid()
+
+
 def refuse_loose_root(st: os.stat_result) -> None:
-    """An existing root that another local user could write into (group or
-    others may write, or another user owns it) would let them plant a lock
-    or a name that blocks every update, or race Graphify's own write: it is
-    refused, on POSIX.  On Windows the directory's ACL is the operator's."""
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or st.st_uid != os.geteuid():
+    """An existing root that another local user could write into would let
+    them plant a lock or a name that blocks every update, or race Graphify's
+    own write: it is refused, on POSIX.  On Windows the directory's ACL is
+    the operator's."""
+    if is_loose(st):
         fail("state_permissions")
 
 
@@ -5748,7 +5831,8 @@ def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
 
 def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
     """Check every entry against the owned names.  Refusals come in a fixed
-    order whatever the listing order: symlink, lock (when asked), a foreign
+    order whatever the listing order: a cache/ another user could write
+    into, symlink, lock (when asked), a foreign
     name or a published one on first use, an unknown entry.  Changes nothing.
 
     A directory without state.json counts as empty when it holds only .tmp
@@ -5757,7 +5841,7 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
     or a cache there was not made from a state it can show, and is never
     replaced."""
     names = owned.names()
-    symlink = foreign = wrong_type = lock_held = published = False
+    symlink = foreign = wrong_type = lock_held = published = loose_cache = False
     for name in names:
         st = owned.lstat(name)
         if st is None:
@@ -5766,7 +5850,12 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
         if _is_link(st):
             symlink = True
         elif name == CACHE_NAME:
-            if stat.S_ISDIR(st.st_mode):
+            # Graphify makes cache/ with the caller's umask, or with a
+            # default ACL the root passes on: held to the root's rule
+            # before anything in it is read (or, later, removed).
+            if stat.S_ISDIR(st.st_mode) and os.name == "posix" and is_loose(st):
+                loose_cache = True
+            elif stat.S_ISDIR(st.st_mode):
                 cache_symlink, cache_unknown = _scan_cache(owned)
                 symlink |= cache_symlink
                 wrong_type |= cache_unknown
@@ -5780,6 +5869,8 @@ def scan_directory(owned: OwnedDir, refuse_lock: bool) -> None:
             wrong_type = True
         elif name == LOCK_NAME:
             lock_held = True
+    if loose_cache:
+        fail("state_permissions")
     if symlink:
         fail("state_symlink")
     if refuse_lock and lock_held:
@@ -6083,6 +6174,8 @@ def graph_matches(graph: Any, extraction: JsonObject) -> bool:
         directed = graph.is_directed()
         nodes = set(graph.nodes)
         edges = list(graph.edges(data="relation"))
+    except MemoryError:
+        raise  # the run's own lack, not a graph that lost identities
     except Exception:
         return False
     return (
@@ -6114,7 +6207,7 @@ def descriptors_to_spare(count: int = DESCRIPTOR_HEADROOM) -> bool:
 
 
 def _failed_for_resources(error: BaseException) -> bool:
-    return is_resource_exhaustion(error) or not descriptors_to_spare()
+    return is_resource_exhaustion(error) or short_of_resources()
 
 
 def load_api(loader: GraphifyLoader) -> GraphifyApi:
@@ -6280,7 +6373,7 @@ def _status(counts: Mapping[str, int], state: JsonObject, left_out: bool) -> dic
 
 
 def read_state(owned: OwnedDir) -> JsonObject | None:
-    data = owned.read(STATE_NAME, MAX_STATE_BYTES, "state_corrupt")
+    data = owned.read(STATE_NAME, max_state_file_bytes(), "state_corrupt")
     return None if data is None else parse_state(data)
 
 
@@ -6347,11 +6440,9 @@ def load_state(owned: OwnedDir, migrate: bool) -> LoadedState:
     """state.json decoded and checked, (None, None) when there is none, or
     the refusal, kept so that the update can report it in order."""
     try:
-        data = owned.read(STATE_NAME, MAX_STATE_BYTES, "state_corrupt")
+        data = owned.read(STATE_NAME, max_state_file_bytes(), "state_corrupt")
         return (None, None) if data is None else decode_state(data, migrate)
-    except ProjectionError as error:
-        return as_resource_refusal(error)
-    except (MemoryError, OSError) as error:
+    except Exception as error:  # a hidden lack of memory included (as_resource_refusal)
         return as_resource_refusal(error)
 
 
@@ -6369,7 +6460,7 @@ def accept(
         if state is None:
             fail("state_missing")
         if migrated_from is not None:
-            data = committed_state_bytes(state)
+            data = committed_state_bytes(state, migrated=True)
             SIGNALS.check()
             owned.write_atomic(STATE_NAME, data)
         return state, NO_CHANGES
@@ -6392,6 +6483,7 @@ def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader, mig
     if isinstance(stored, StateSchemaUnsupported):
         raise stored
     try:
+        RUN_MARKS.withdrawn = True
         remove_derived(owned)
         SIGNALS.check()
         if isinstance(loaded, ProjectionError):
@@ -6400,6 +6492,7 @@ def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader, mig
             raise stored
         selection, places = loaded if loaded is not None else (None, None)
         outcome = publish(owned, *accept(owned, stored, selection, places), loader)
+        RUN_MARKS.withdrawn = False
         if stored[1] is not None:
             outcome.extra["migratedFrom"] = stored[1]
         return outcome
@@ -6718,6 +6811,7 @@ def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tupl
         outcome = run(parse_arguments(argv), loader)
     except BaseException as error:
         outcome = Outcome.refusal(as_resource_refusal(error))
+    # Memory that runs out while the line is made: main() answers.
     return CODES[outcome.code], result_line(outcome)
 
 
@@ -6738,15 +6832,55 @@ def _reserve_standard_descriptors() -> None:
                 os.close(opened)
 
 
-def emit(line: str) -> None:
-    """Write the result line to descriptor 1.  A closed, full or broken
-    stdout loses the line, never the exit status, and prints nothing."""
-    data = (line + "\n").encode("ascii")
+# The answer when memory runs out while the line itself is made or printed,
+# or anywhere else outside what execute() answers: made at import, while
+# memory was still there, and written as it is.
+_EXHAUSTED_HEAD = (
+    f'{{"adapterVersion":"{ADAPTER_VERSION}","code":"resource_exhausted","contextGraph":"{CONTEXT_GRAPH}",'
+    f'"embeddingIdentity":"{EMBEDDING_IDENTITY}","exitCode":{EXIT_RETRY},"graphifyVersion":null,'
+    f'"projectionSchemaVersion":{PROJECTION_SCHEMA_VERSION},"result":"retry"'
+)
+# By whether the published graph was withdrawn.
+EXHAUSTED_LINES = (
+    (_EXHAUSTED_HEAD + "}\n").encode("ascii"),
+    (_EXHAUSTED_HEAD + ',"withdrawn":true}\n').encode("ascii"),
+)
+
+
+class _RunMarks:
+    """What the last resort of main() needs to know, kept without allocating:
+    whether a line was printed (and its exit code), and whether the update
+    withdrew the published graph without publishing it again."""
+
+    __slots__ = ("exit_code", "printed", "withdrawn")
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.printed = False
+        self.withdrawn = False
+        self.exit_code = EXIT_RETRY
+
+
+RUN_MARKS = _RunMarks()
+
+
+def _write_all(data: bytes) -> None:
     try:
         while data:
             data = data[os.write(1, data) :]
     except OSError:
         pass
+
+
+def emit(line: str, exit_code: int = EXIT_RETRY) -> None:
+    """Write the result line to descriptor 1.  A closed, full or broken
+    stdout loses the line, never the exit status, and prints nothing."""
+    data = (line + "\n").encode("ascii")
+    RUN_MARKS.exit_code = exit_code
+    RUN_MARKS.printed = True
+    _write_all(data)
 
 
 class _DiscardedText:
@@ -6766,7 +6900,21 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     """The command line.  Run as a program (no ``argv``), the signals are
     blocked once the line is printed: a signal then must not turn the reported
     exit status into a death by signal.  Called with ``argv`` (in-process),
-    the caller's handlers come back."""
+    the caller's handlers come back.  Memory that runs out where execute()
+    cannot answer for it (setting up, making or printing the line, putting
+    things back) still gives one line, resource_exhausted, and its exit code:
+    never a traceback."""
+    RUN_MARKS.reset()
+    try:
+        return _main(argv, loader)
+    except MemoryError:
+        if not RUN_MARKS.printed:
+            RUN_MARKS.printed = True
+            _write_all(EXHAUSTED_LINES[RUN_MARKS.withdrawn])
+        return RUN_MARKS.exit_code
+
+
+def _main(argv: Sequence[str] | None, loader: GraphifyLoader) -> int:
     import gc
 
     _reserve_standard_descriptors()
@@ -6782,11 +6930,15 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     SIGNALS.install()
     try:
         exit_code, line = execute(sys.argv[1:] if argv is None else argv, loader)
-        emit(line)
+        emit(line, exit_code)
     finally:
         if collecting and argv is not None:
             gc.enable()
-        sys.stderr = previous_stderr
+        # Run as a program, stderr stays discarded until the process ends:
+        # what the interpreter reports while it shuts down short of memory
+        # ("Exception ignored ...") must not reach it either.
+        if argv is not None:
+            sys.stderr = previous_stderr
         os.umask(previous_umask)
         if argv is None:
             SIGNALS.hold_until_exit()

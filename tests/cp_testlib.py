@@ -209,6 +209,29 @@ def run_released(args: Sequence[str], python: str = sys.executable, env: dict[st
     return Result(completed)
 
 
+def released_pythons() -> dict[int, str]:
+    """The CPythons 3.11 to 3.13 (the ones adapter 0.1.0 supported) on the
+    machine, by minor version: this one, then pyenv's."""
+    import glob
+
+    found: dict[int, str] = {}
+    if sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] <= (3, 13):
+        found[sys.version_info[1]] = sys.executable
+    root = os.environ.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
+    for minor in (11, 12, 13):
+        for candidate in sorted(glob.glob(os.path.join(root, "versions", f"3.{minor}.*", "bin", "python"))):
+            if minor not in found and os.access(candidate, os.X_OK):
+                found[minor] = candidate
+    return found
+
+
+def run_standin_under(python: str, args: Sequence[str], mode: str = "ok") -> Result:
+    """run_standin with another interpreter: the module and the stand-in
+    are standard library only."""
+    completed = subprocess.run([python, "-I", RUNNER, mode, *args], capture_output=True, env=child_env(), timeout=120)
+    return Result(completed)
+
+
 def blocked_graphify_command(workdir: str) -> list[str]:
     """The module's own entry point, run where `import graphify` fails even
     if Graphify is installed: a shadowing graphify.py that raises."""

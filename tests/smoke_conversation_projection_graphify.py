@@ -291,6 +291,43 @@ class TestRealGraphify(TempDirTestCase):
         self.assertResult(self.verify(), "verified")
         self.assertEqual(cp.CODES["graphify_missing"], 3)
 
+    @unittest.skipUnless(sys.platform.startswith("linux"), "Linux resource limits")
+    def test_out_of_memory_inside_graphify_is_resource_exhausted(self) -> None:
+        """Rebuilds under ulimit -v from 30 to 70 MiB: the real Graphify's
+        import fails for lack of memory in ways that hide it (ssl's import
+        fails, the standard library swallows it, Graphify then raises
+        AttributeError).  Every run prints one line, built or
+        resource_exhausted, never graphify_missing, graphify_failed or
+        internal_error, and state.json stays as it was."""
+        import resource
+
+        self.assertResult(self.project(fixture()), "built")
+        committed = self.read("state.json")
+        codes = {}
+        for megabytes in range(30, 72, 2):
+
+            def limit(megabytes: int = megabytes) -> None:
+                resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+            completed = subprocess.run(
+                [sys.executable, "-I", cp.__file__, "--state-root", self.state],
+                capture_output=True,
+                env=self.env,
+                preexec_fn=limit,
+                timeout=120,
+            )
+            result = Result(completed)
+            if not result.lines and megabytes < 34:
+                continue  # below the start-up window's end: Python cannot load the module
+            codes[megabytes] = result.code
+            with self.subTest(megabytes=megabytes):
+                if result.code != "built":
+                    self.assertResult(result, "resource_exhausted", withdrawn=True)
+                self.assertEqual(self.read("state.json"), committed)
+        self.assertIn("resource_exhausted", codes.values())
+        self.assertEqual(codes[max(codes)], "built")
+        self.assertResult(self.verify(), "verified")
+
 
 if __name__ == "__main__":
     unittest.main()

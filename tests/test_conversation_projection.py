@@ -30,6 +30,7 @@ import secret_samples
 import standin_graphify
 from cp_testlib import (
     CAN_SYMLINK,
+    HERE,
     MODULE,
     REQUIRE_DEV_TOOLS,
     ROOT,
@@ -192,7 +193,59 @@ class TestCommandLine(TempDirTestCase):
         self.assertEqual(cp.parse_arguments(["--verify", "--state-root=/x"]), cp.Arguments("/x", None, True, False))
 
 
+# Runs the module's main() in a fresh process, with memory running out at
+# the places of the caller's choosing (argv[3]: module functions to replace,
+# separated by commas).
+OUT_OF_MEMORY_AT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+import conversation_projection as cp
+import standin_graphify
+
+def exhausted(*_args, **_kwargs):
+    raise MemoryError
+
+for name in sys.argv[3].split(","):
+    setattr(cp, name, exhausted)
+sys.exit(cp.main(sys.argv[4:], loader=standin_graphify.make_loader("ok")))
+"""
+
+
 class TestResultLine(TempDirTestCase):
+    def test_the_last_resort_lines_are_the_result_lines(self) -> None:
+        """The lines main() prints when memory runs out where no outcome can
+        be made are made at import; they must be what result_line makes."""
+        outcome = cp.Outcome("resource_exhausted", {})
+        self.assertEqual(cp.EXHAUSTED_LINES[False], (cp.result_line(outcome) + "\n").encode())
+        outcome.withdrawn = True
+        self.assertEqual(cp.EXHAUSTED_LINES[True], (cp.result_line(outcome) + "\n").encode())
+
+    def test_memory_that_runs_out_around_the_answer_still_gives_one_line(self) -> None:
+        """Out of memory while the line is made, or before the run starts:
+        one line, resource_exhausted, exit 3, nothing on stderr; withdrawn
+        when the update had withdrawn the graph (a rebuild), and the state
+        is untouched."""
+        self.assertResult(self.project(fixture()), "built")
+        committed = self.read("state.json")
+        for place, args, withdrawn in (
+            # A rebuild that withdrew the graph, then cannot even make its refusal.
+            ("project,as_resource_refusal", ["--state-root", self.state], True),
+            # A rebuild that published the graph: not withdrawn.
+            ("result_line", ["--state-root", self.state], False),
+            ("result_line", ["--state-root", self.state, "--verify"], False),
+            ("_reserve_standard_descriptors", ["--state-root", self.state], False),
+        ):
+            with self.subTest(place, args=args):
+                completed = subprocess.run(
+                    [sys.executable, "-I", "-c", OUT_OF_MEMORY_AT, ROOT, HERE, place, *args],
+                    capture_output=True,
+                    env=child_env(),
+                    timeout=60,
+                )
+                self.assertResult(Result(completed), "resource_exhausted", withdrawn=withdrawn)
+                self.assertEqual(self.read("state.json"), committed)
+
     def test_every_code_has_a_documented_exit(self) -> None:
         self.assertEqual({cp.CODES[c] for c in ("built", "verified", "checked")}, {0})
         self.assertEqual({cp.CODES[c] for c in ("graphify_missing", "graphify_incompatible", "graphify_failed")}, {3})
@@ -1736,6 +1789,85 @@ class TestOwnedDirectory(TempDirTestCase):
             self.assertEqual(stat.S_IMODE(os.stat(state).st_mode), 0o700)
             for name in os.listdir(state):
                 self.assertEqual(stat.S_IMODE(os.stat(os.path.join(state, name)).st_mode), 0o600, name)
+
+    def assert_cache_refused(self, planted: bool) -> None:
+        """Every run that reads the directory answers state_permissions and
+        leaves cache/ as it is, read or removed by none; with cache/ back to
+        0700 the next update reads it (unknown entry) or removes it."""
+        later = self.write_selection(dict(fixture(), revision=2), "later.json")
+        before = snapshot_tree(self.state)
+        runs = {
+            "rebuild": self.rebuild,
+            "update": lambda: self.run_cli(["--state-root", self.state, "--selection", later], "ok"),
+            "migrate": lambda: self.run_cli(["--state-root", self.state, "--migrate"], "ok"),
+            "dry run": lambda: run_module(["--state-root", self.state, "--selection", later, "--dry-run"]),
+            "verify": self.verify,
+        }
+        for name, action in runs.items():
+            with self.subTest(name):
+                self.assertResult(action(), "state_permissions")
+                self.assertEqual(snapshot_tree(self.state), before)
+        os.chmod(os.path.join(self.state, "cache"), 0o700)
+        os.chown(os.path.join(self.state, "cache"), os.geteuid(), os.getegid())
+        if planted:
+            self.assertResult(self.rebuild(), "state_unknown_entry")
+        else:
+            self.assertResult(self.rebuild(), "built")
+            self.assertNotIn("cache", self.entries())
+
+    def make_cache(self, mode: int, planted: bool) -> None:
+        cache = os.path.join(self.state, "cache")
+        os.mkdir(cache)
+        for name in ("last_query_stamp", "planted") if planted else ("last_query_stamp",):
+            with open(os.path.join(cache, name), "w") as handle:
+                handle.write("x")
+        os.chmod(cache, mode)
+
+    def test_a_cache_group_or_others_can_write_is_refused_as_the_root_is(self) -> None:
+        """Graphify makes cache/ with the caller's umask (0777 under umask
+        000, in a root of 0755): another user could plant a name there."""
+        if os.name != "posix":
+            self.skipTest("POSIX modes")
+        self.built()
+        for mode in (0o777, 0o770, 0o707, 0o1777, 0o2770):
+            for planted in (False, True):
+                with self.subTest(mode=oct(mode), planted=planted):
+                    self.make_cache(mode, planted)
+                    self.assert_cache_refused(planted)
+                    shutil.rmtree(os.path.join(self.state, "cache"), ignore_errors=True)
+        # Readable by others but writable only by its owner: read as before.
+        self.make_cache(0o755, planted=False)
+        self.assertResult(self.rebuild(), "built")
+        self.assertNotIn("cache", self.entries())
+
+    def test_a_cache_owned_by_another_user_is_refused(self) -> None:
+        if os.name != "posix" or os.geteuid() != 0:
+            self.skipTest("needs root to give cache/ to another user")
+        self.built()
+        self.make_cache(0o700, planted=True)
+        os.chown(os.path.join(self.state, "cache"), 65534, 65534)
+        self.assert_cache_refused(planted=True)
+
+    def test_a_cache_that_inherits_a_default_acl_is_refused(self) -> None:
+        """A root whose own ACL mask shows --x (accepted) but whose default
+        ACL grants another user rwx: cache/, made inside it as Graphify
+        makes it, inherits that entry, and its group bits show the mask."""
+        if shutil.which("setfacl") is None:
+            self.skipTest("setfacl is not installed")
+        os.mkdir(self.state, 0o700)
+        acl = subprocess.run(["setfacl", "-m", "u:65534:--x,d:u:65534:rwx", self.state], capture_output=True)
+        if acl.returncode != 0:
+            self.skipTest("this filesystem takes no ACL")
+        self.assertEqual(stat.S_IMODE(os.stat(self.state).st_mode), 0o710)
+        self.built()
+        cache = os.path.join(self.state, "cache")
+        with umask(0o077):
+            os.mkdir(cache, 0o777)
+        self.assertEqual(stat.S_IMODE(os.stat(cache).st_mode) & 0o070, 0o070)
+        for name in ("last_query_stamp", "planted"):
+            with open(os.path.join(cache, name), "w") as handle:
+                handle.write("x")
+        self.assert_cache_refused(planted=True)
 
     def test_missing_parent_is_state_access(self) -> None:
         state = os.path.join(self.tmp, "no-parent", "state")

@@ -63,6 +63,18 @@ from graphify import _standin
 MODE = os.environ.get("CP_FAKE_GRAPHIFY", "ok")
 if MODE == "import-exits":
     raise SystemExit(3)  # a broken install that exits instead of raising ImportError
+# What a library needs while it loads (ssl maps libcrypto), and what a build
+# needs: memory that runs out there is swallowed, as the standard library
+# swallows ssl's ImportError, and surfaces as another error with no trace.
+NEEDED_BYTES = 12 << 20
+if MODE == "import-swallows-memory":
+    try:
+        _loaded = bytes(NEEDED_BYTES)
+    except MemoryError:
+        _loaded = None
+    _loaded.decode  # AttributeError when memory ran out, as Graphify's use of ssl
+    del _loaded
+    MODE = "ok"
 if MODE == "sabotage":
     # Break the adapter's own code (a bug it cannot expect): internal_error.
     def _broken(*_args, **_kwargs):
@@ -76,7 +88,7 @@ if MODE == "await-signal":
 else:
     _WAITING = False
 _standin.STANDIN_VERSION = "{version}"  # what graph.json records, as the metadata says
-_modules = _standin.make_loader(MODE if MODE != "signal-self" else "ok")()
+_modules = _standin.make_loader(MODE if MODE not in ("signal-self", "build-swallows-memory") else "ok")()
 '''
 # Imported at every start of the venv's interpreter, -I included, by a .pth
 # file (a sitecustomize module could be shadowed by the distribution's own, as
@@ -94,7 +106,7 @@ if os.environ.get("CP_FAKE_HOLD_AT_EXIT"):
 
     atexit.register(_hold)
 """
-FAKE_SUBMODULE = """from graphify import _modules, MODE, _WAITING
+FAKE_SUBMODULE = """from graphify import _modules, MODE, _WAITING, NEEDED_BYTES
 import os
 import signal
 
@@ -107,6 +119,13 @@ if "{part}" == "build":
     _real_build = globals().get("build_from_json")
 
     def build_from_json(extraction, *, directed=False, dedup=True):
+        if MODE == "build-swallows-memory":
+            try:
+                enough = bytes(NEEDED_BYTES) is not None
+            except MemoryError:
+                enough = False
+            if not enough:
+                raise RuntimeError("graph too large")  # raised outside: no trace of the MemoryError
         if MODE == "signal-self":
             os.kill(os.getpid(), signal.SIGTERM)
         if _WAITING:
@@ -469,6 +488,100 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
                 self.assertEqual(self.read("state.json"), data)
         self.assertGreaterEqual(exhausted, 2)
         self.assertEqual(results[max(results)].code, "built")
+
+    @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
+    def test_one_line_at_every_memory_limit_past_start_up(self) -> None:
+        """Every address-space limit, in steps of 1 MiB, from one too small
+        for the interpreter to start to one that builds: once a run prints
+        its line, every run with more memory prints exactly one line, with
+        an empty stderr, exit 0 or 3 (never a MemoryError traceback and
+        exit 1), built or resource_exhausted, and state.json whole, for an
+        update, a rebuild and a migration."""
+        template = os.path.join(self.tmp, "template")
+        self.assertResult(self.update(fixture(), state=template), "built")
+        released = os.path.join(self.tmp, "released")
+        written = run_released(["--state-root", released, "--selection", self.write_selection(fixture())], self.python)
+        self.assertEqual(written.code, "built")
+        later_path = self.write_selection(later(2), "later.json")
+        newer = os.path.join(self.tmp, "newer")
+        shutil.copytree(template, newer)
+        self.assertResult(self.cli(["--state-root", newer, "--selection", later_path]), "built")
+        runs = {
+            "update": (template, ["--selection", later_path], {"built"}),
+            "rebuild": (template, [], {"built"}),
+            "migrate": (released, ["--migrate"], {"built"}),
+        }
+        wholes = {
+            "update": (self.read("state.json", state=template), self.read("state.json", state=newer)),
+            "rebuild": (self.read("state.json", state=template),),
+            "migrate": (self.read("state.json", state=released), self.read("state.json", state=template)),
+        }
+        for name, (source, extra, _) in runs.items():
+            with self.subTest(name):
+
+                def args(limit: int, name: str = name, source: str = source, extra: list[str] = extra) -> list[str]:
+                    state = os.path.join(self.tmp, f"{name}-{limit}")
+                    shutil.copytree(source, state)
+                    return ["--state-root", state, *extra]
+
+                results = self.limited_runs(resource.RLIMIT_AS, [megabytes << 20 for megabytes in range(24, 73)], args)
+                self.assertEqual(results[max(results)].code, "built")
+                for limit, result in results.items():
+                    self.assertIn(result.code, ("built", "resource_exhausted"), limit >> 20)
+                    self.assertIn(result.returncode, (0, 3))
+                    state = os.path.join(self.tmp, f"{name}-{limit}")
+                    self.assertIn(self.read("state.json", state=state), wholes[name], limit >> 20)
+                    self.assertNotIn("projection.lock", self.entries(state))
+
+    @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
+    def test_out_of_memory_hidden_by_what_it_broke(self) -> None:
+        """Memory that runs out inside Graphify's import or build, swallowed
+        there and surfacing as an AttributeError or another error with no
+        trace of it: resource_exhausted, never graphify_missing or
+        graphify_failed (ssl's import under ulimit -v made adapter 0.2.0
+        answer graphify_missing), and the committed state stays whole."""
+        path = self.write_selection(fixture())
+        for mode, wrong in (
+            ("import-swallows-memory", "graphify_missing"),
+            ("build-swallows-memory", "graphify_failed"),
+        ):
+            with self.subTest(mode):
+                self.assertResult(self.update(fixture(), mode, state=os.path.join(self.tmp, f"{mode}-free")), "built")
+
+                def run(limit: int, mode: str = mode) -> Result:
+                    state = os.path.join(self.tmp, f"{mode}-{limit}")
+                    return self.cli(
+                        ["--state-root", state, "--selection", path],
+                        mode,
+                        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
+                    )
+
+                codes = {}
+                for megabytes in range(30, 90, 2):
+                    result = run(megabytes << 20)
+                    if not result.lines:
+                        continue  # the interpreter could not start
+                    codes[megabytes] = result.code
+                    state = os.path.join(self.tmp, f"{mode}-{megabytes << 20}")
+                    if result.code != "built":
+                        # A first run refused after it made the directory
+                        # removes it again, and says withdrawn all the same.
+                        withdrawn = os.path.exists(state) or result.json.get("withdrawn") is True
+                        self.expect(result, "resource_exhausted", withdrawn=withdrawn or None)
+                    if os.path.exists(state):
+                        self.assertEqual(
+                            self.read("state.json", state=state),
+                            self.read("state.json", state=os.path.join(self.tmp, f"{mode}-free")),
+                        )
+                self.assertNotIn(wrong, codes.values())
+                after_commit = [
+                    m
+                    for m, code in codes.items()
+                    if code == "resource_exhausted"
+                    and os.path.exists(os.path.join(self.tmp, f"{mode}-{m << 20}", "state.json"))
+                ]
+                self.assertTrue(after_commit, f"no run ran out inside Graphify: {codes}")
+                self.assertEqual(codes[max(codes)], "built")
 
     @unittest.skipUnless(hasattr(signal, "SIGHUP"), "POSIX signals")
     def test_interrupted_by_its_own_signal(self) -> None:

@@ -14,6 +14,8 @@ import hashlib
 import json
 import os
 import random
+import shutil
+import subprocess
 import sys
 import unittest
 import unittest.mock
@@ -22,14 +24,17 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from cp_testlib import (
+    RELEASED_MODULE,
     Result,
     TempDirTestCase,
     branch,
     cp,
     fixture,
     rehashed_as_written,
+    released_pythons,
     run_module,
     run_released,
+    run_standin_under,
     selection,
     snapshot_tree,
     summary,
@@ -161,6 +166,149 @@ class TestMigration(ReleasedState):
         before = snapshot_tree(self.state)
         self.assertResult(self.migrate(), "state_locked")
         self.assertEqual(snapshot_tree(self.state), before)
+
+
+# What adapter 0.1.0 itself calls visible under the Python that runs this:
+# the ranges of code points its has_visible_character accepts alone.
+RELEASED_VISIBLE = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("released", sys.argv[1])
+released = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(released)
+ranges, start = [], None
+for code in range(0x110001):
+    visible = code < 0x110000 and not 0xD800 <= code <= 0xDFFF and released.has_visible_character(chr(code))
+    if visible and start is None:
+        start = code
+    elif not visible and start is not None:
+        ranges.append(f"{start:X}-{code - 1:X}")
+        start = None
+print(" ".join(ranges))
+"""
+
+
+def code_points(table: str) -> set[int]:
+    return {code for _key, first, last in cp.unicode_ranges(table) for code in range(first, last + 1)}
+
+
+class TestEveryReleasedStateMigrates(TempDirTestCase):
+    """--migrate accepts every state adapter 0.1.0 accepted, under whichever
+    CPython (3.11 to 3.13) it ran, and a state within 0.1.0's bound stays
+    readable once its digest is added.  Proven with 0.1.0 itself, run under
+    each of those CPythons the machine has."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.pythons = released_pythons()
+
+    def migrate(self) -> Result:
+        return self.run_cli(["--state-root", self.state, "--migrate"], "ok")
+
+    def released_visible(self, python: str) -> set[int]:
+        done = subprocess.run([python, "-I", "-c", RELEASED_VISIBLE, RELEASED_MODULE], capture_output=True, check=True)
+        return code_points(done.stdout.decode())
+
+    def test_what_0_1_0_called_visible_under_any_cpython_reads_back(self) -> None:
+        tables = code_points(cp.UCD_VISIBLE)
+        added = code_points(cp.VISIBLE_IN_OTHER_UNICODE)
+        beyond_tables: set[int] = set()
+        for minor, python in sorted(self.pythons.items()):
+            with self.subTest(python=f"3.{minor}"):
+                visible = self.released_visible(python)
+                self.assertGreater(len(visible), 140_000)
+                beyond_tables |= visible - tables
+                # Each character 0.1.0 accepted alone is visible in a state read back.
+                unread = [c for c in sorted(visible) if not cp.has_visible_character(chr(c), read_back=True)]
+                self.assertEqual(unread, [])
+        self.assertLessEqual(beyond_tables, added)
+        if 13 in self.pythons:
+            self.assertEqual(beyond_tables, added)
+        # A selection being accepted is still judged by the tables alone.
+        self.assertFalse(cp.has_visible_character("\u2ffc\u2ffd"))
+        self.assertTrue(cp.has_visible_character("\u2ffc\u2ffd", read_back=True))
+        self.assertFalse(cp.has_visible_character("\u200b\u0301", read_back=True))
+
+    def test_a_text_0_1_0_took_as_visible_under_3_13_migrates_under_each(self) -> None:
+        if 13 not in self.pythons:
+            self.skipTest("no CPython 3.13 on this machine")
+        value = selection(1, [branch("ideographs", summaries=[summary("s1", "\u2ffc\u2ffd")]), branch("plain")])
+        path = self.write_selection(value)
+        if 11 in self.pythons:
+            # Unicode 14.0 had not assigned them: 0.1.0 under 3.11 refused the text.
+            refused = run_released(["--state-root", self.state, "--selection", path], python=self.pythons[11])
+            self.assertResult(refused, "selection_schema", at="/branches/0/summaries/0/text")
+            self.assertFalse(os.path.lexists(self.state))
+        written = run_released(["--state-root", self.state, "--selection", path], python=self.pythons[13])
+        self.assertIn(written.code, ("built", "graphify_missing"))
+        old = json.loads(self.read("state.json"))
+        self.assertEqual(old["stateSchemaVersion"], 1)
+        # Under this adapter's own rules a new selection with that text is refused.
+        fresh = os.path.join(self.tmp, "fresh")
+        self.assertResult(self.project(value, state=fresh), "selection_schema", at="/branches/0/summaries/0/text")
+        for minor, python in sorted(self.pythons.items()):
+            with self.subTest(python=f"3.{minor}"):
+                copy = os.path.join(self.tmp, f"copy-3.{minor}")
+                shutil.copytree(self.state, copy)
+                migrated = run_standin_under(python, ["--state-root", copy, "--migrate"])
+                self.assertResult(migrated, "built", more={"migratedFrom": 1})
+                new = json.loads(self.read("state.json", state=copy))
+                self.assertEqual(new["snapshot"], old["snapshot"])
+                self.assertResult(run_standin_under(python, ["--state-root", copy]), "built")
+                self.assertResult(self.verify(state=copy), "verified")
+
+    def test_a_schema_1_state_at_the_bound_stays_readable(self) -> None:
+        """A schema-1 state of exactly MAX_STATE_BYTES, read by 0.1.0
+        itself under each CPython, migrates, and the migrated state (82
+        bytes longer: its digest) rebuilds and verifies."""
+        data = schema_1_state_of(cp.MAX_STATE_BYTES)
+        self.assertEqual(len(data), cp.MAX_STATE_BYTES)
+        os.mkdir(self.state, 0o700)
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(data)
+        for minor, python in sorted(self.pythons.items()):
+            with self.subTest(released_under=f"3.{minor}"):
+                read = run_released(["--state-root", self.state], python=python)
+                self.assertIn(read.code, ("built", "graphify_missing"))
+        for name in os.listdir(self.state):
+            if name != "state.json":
+                os.unlink(os.path.join(self.state, name))
+        self.assertEqual(self.read("state.json"), data)
+        self.assertResult(self.migrate(), "built", more={"migratedFrom": 1})
+        migrated = self.read("state.json")
+        self.assertEqual(len(migrated), cp.MAX_STATE_BYTES + cp.LEDGER_PAIR_BYTES)
+        self.assertEqual(cp.LEDGER_PAIR_BYTES, 82)
+        self.assertEqual(
+            {k: v for k, v in json.loads(migrated).items() if k not in ("ledgerSha256", "stateSchemaVersion")},
+            {k: v for k, v in json.loads(data).items() if k != "stateSchemaVersion"},
+        )
+        self.assertResult(self.rebuild(), "built")
+        self.assertResult(self.verify(), "verified")
+        # One byte more than 0.1.0 read is still refused, as 0.1.0 refused it.
+        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+            handle.write(data[:-1] + b" \n")
+        self.assertResult(self.migrate(), "state_corrupt", withdrawn=True)
+
+
+def schema_1_state_of(size: int) -> bytes:
+    """A valid schema-1 state.json of exactly ``size`` bytes, as 0.1.0
+    wrote them: a small snapshot and many tombstoned branches with marks,
+    the last summary's text grown to the exact length."""
+    mark = {"sourceRevision": 3, "contentSha256": "a" * 64}
+
+    def state_of(count: int, text: str) -> bytes:
+        value = selection(1, [branch("seed", summaries=[summary("s1", text)])])
+        snapshot = cp.validate_selection(value)
+        ids = [f"gone-{i:058d}" for i in range(count)]
+        state = cp._state_from(snapshot, cp.SelectionHashes(snapshot), dict.fromkeys(ids, mark), ids)
+        state["stateSchemaVersion"] = 1
+        return cp.canonical_bytes(state) + b"\n"
+
+    per_entry = len(state_of(2, "x")) - len(state_of(1, "x"))
+    count = (size - len(state_of(0, "x")) - 1000) // per_entry
+    short = state_of(count, "x")
+    grown = state_of(count, "x" * (1 + size - len(short)))
+    assert len(grown) == size, len(grown)
+    return grown
 
 
 class TestLedgerDigest(ReleasedState):

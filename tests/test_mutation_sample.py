@@ -6,8 +6,11 @@ Run: python -I tests/test_mutation_sample.py
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
@@ -105,6 +108,120 @@ class TestInterval(unittest.TestCase):
                 self.assertAlmostEqual(found[0], low, places=4)
                 self.assertAlmostEqual(found[1], high, places=4)
         self.assertEqual(ms.wilson_interval(0, 0), (0.0, 1.0))
+
+
+# A module and two tests, one in-process and one through a child process,
+# for the reach map made end to end.
+TINY_MODULE = """import sys
+
+
+def used_in_process(x):
+    return x + 1
+
+
+def used_by_a_child(x):
+    return x * 2
+
+
+def never_used(x):
+    return x - 1
+
+if __name__ == "__main__":
+    print(used_by_a_child(int(sys.argv[1])))
+"""
+TINY_TESTS = """import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import conversation_projection as cp
+
+MODULE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "conversation_projection.py")
+
+
+def test_in_process():
+    assert cp.used_in_process(1) == 2
+
+
+def test_through_a_child():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    done = subprocess.run([sys.executable, "-I", MODULE, "3"], capture_output=True, env=env, check=True)
+    assert done.stdout.strip() == b"6"
+"""
+
+
+class TestReach(unittest.TestCase):
+    """Running each mutant only against the tests that reach its line."""
+
+    def test_the_hook_keeps_every_line_where_it_was(self) -> None:
+        hooked = ms.hooked_text(TINY_MODULE)
+        original = TINY_MODULE.split("\n")
+        lines = hooked.split("\n")
+        self.assertEqual(len(lines), len(original))
+        changed = [i for i, (a, b) in enumerate(zip(original, lines, strict=True)) if a != b]
+        self.assertEqual(len(changed), 1)
+        self.assertEqual((original[changed[0]], lines[changed[0]]), ("", ms.REACH_HOOK_LINE))
+        self.assertEqual(lines[changed[0] + 1], ms.MAIN_GUARD)
+        compile(hooked, "hooked", "exec")
+
+    def test_import_time_lines_leave_out_function_bodies(self) -> None:
+        lines = ms.import_time_lines(TINY_MODULE)
+        self.assertTrue({1, 4, 8, 12, 15, 16}.issubset(lines))  # import, def lines, the guard and its body
+        self.assertTrue(lines.isdisjoint({5, 9, 13}))  # function bodies
+
+    def test_a_line_runs_its_tests_the_whole_suite_or_nothing(self) -> None:
+        staged = [ms.Stage("fast", [["all"]], 60.0, 3)]
+        reach = ms.Reach.build(
+            {"t::slow": [9], "t::quick": [9], ms.NO_TEST: [5]}, TINY_MODULE, {"t::slow": 9.0, "t::quick": 1.0}, "py"
+        )
+        self.assertEqual(reach.stages_for(1, staged), staged)  # run at import
+        self.assertEqual(reach.stages_for(5, staged), staged)  # reached where no test was named
+        stage = reach.stages_for(9, staged)[0]
+        self.assertEqual(stage.commands[0][-2:], ["t::quick", "t::slow"])  # fastest first
+        self.assertEqual(stage.timeout, ms._stage_timeout(10.0))
+        self.assertEqual(reach.stages_for(13, staged), [])  # no test reaches it
+
+    def test_unreached_mutants_survive_unrun_and_time_outs_are_counted_apart(self) -> None:
+        plan = ms.Plan(TINY_MODULE, [], {}, ms.Reach.build({}, TINY_MODULE, {}, "py"))
+        mutant = next(m for m in ms.enumerate_mutants(TINY_MODULE) if m.line == 13)
+        unreached = ms.run_mutant("/nonexistent", plan, 0, mutant)
+        self.assertEqual((unreached.killed, unreached.stage, unreached.seconds), (False, ms.UNREACHED, 0.0))
+        self.assertIn("unreached", unreached.log_line())
+        verdicts = [
+            unreached,
+            ms.Verdict(1, mutant, True, "reach", 1.0, "time-out"),
+            ms.Verdict(2, mutant, True, "reach", 1.0, "FAILED t::x"),
+        ]
+        lines = ms.summary_lines(verdicts, ms.Sample([], 0, 0, 3), 17)
+        self.assertIn("killed 2/3", lines[1])
+        self.assertEqual(
+            lines[2], "of the kills, 1 by a failing test and 1 by a time-out; 1 of the survivors reached by no test"
+        )
+
+    def test_the_map_follows_the_tests_into_their_children(self) -> None:
+        """Made end to end on a tiny repository: the in-process test and the
+        one that runs the module as a child each reach their own function,
+        and neither reaches the third."""
+        try:
+            import pytest  # noqa: F401
+        except ImportError:
+            self.skipTest("pytest is not installed")
+        tree = tempfile.mkdtemp(prefix="reach-")
+        self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
+        os.mkdir(os.path.join(tree, "tests"))
+        with open(os.path.join(tree, ms.MODULE_NAME), "w", encoding="utf-8") as handle:
+            handle.write(TINY_MODULE)
+        with open(os.path.join(tree, "tests", "test_tiny.py"), "w", encoding="utf-8") as handle:
+            handle.write(TINY_TESTS)
+        env = ms._environment(sys.executable)
+        reach = ms.measure_reach(sys.executable, tree, env, ["tests/"])
+        bodies = {5, 9, 13}
+        self.assertEqual(bodies.intersection(reach["tests/test_tiny.py::test_in_process"]), {5})
+        self.assertEqual(bodies.intersection(reach["tests/test_tiny.py::test_through_a_child"]), {9})
+        with open(os.path.join(tree, ms.MODULE_NAME), encoding="utf-8") as handle:
+            self.assertEqual(handle.read(), TINY_MODULE)  # put back
+        self.assertFalse(os.path.exists(os.path.join(tree, ms.REACH_HOOK_NAME)))
+        self.assertEqual(json.loads(json.dumps(reach)), reach)
 
 
 if __name__ == "__main__":

@@ -198,7 +198,12 @@ class TestCrashConsistency(Lifecycle):
 
     def test_os_errors_at_each_step(self) -> None:
         lock_release = len(self.steps) - 1
-        for code in (errno.ENOSPC, errno.EIO, errno.EACCES):
+        # A full disk or quota is resource_exhausted wherever it strikes, in
+        # the adapter's writes or the stand-in Graphify's; other errors of
+        # the directory are state_access, or Graphify's own failure.
+        full = {(0, "built"), (3, "resource_exhausted")}
+        other = {(0, "built"), (2, "state_access"), (3, "graphify_failed"), (3, "graphify_missing")}
+        for code in (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EACCES):
             for index, label in enumerate(self.steps):
                 with self.subTest(errno=errno.errorcode[code], step=index, label=label):
                     self.fresh()
@@ -215,10 +220,8 @@ class TestCrashConsistency(Lifecycle):
                         self.assertEqual(result.code, "built")
                     else:
                         # A fault the callee absorbs (mkdir with exist_ok) may still build.
-                        self.assertIn(
-                            (result.returncode, result.code),
-                            {(0, "built"), (2, "state_access"), (3, "graphify_failed"), (3, "graphify_missing")},
-                        )
+                        expected = full if code in (errno.ENOSPC, errno.EDQUOT) else other
+                        self.assertIn((result.returncode, result.code), expected)
                         self.assertNotIn("projection.lock", self.entries())
                     expected = self.assert_complete_state()
                     self.assert_recovers(expected)
@@ -447,6 +450,45 @@ class TestFirstRunCrashes(Lifecycle):
     def test_sigkill_before_each_first_run_step(self) -> None:
         self.crash_first_run_at_every_step("kill", -signal.SIGKILL)
 
+    @unittest.skipUnless(hasattr(signal, "SIGTERM"), "POSIX signals")
+    def test_a_first_run_interrupted_after_its_commit_keeps_its_ledger(self) -> None:
+        """SIGTERM at each step of a first run: interrupted (withdrawn).
+        Before the commit the directory is removed again; after it the
+        directory holds the committed state.json alone, as the README says.
+        Then the same selection is a replay (built), while the same revision
+        with other content is revision_stale: raise the revision (and the
+        changed branch's sourceRevision)."""
+        edited = fixture()
+        edited["branches"][0]["summaries"][0]["text"] += " Edited after the interrupted run."
+        edited["branches"][0]["sourceRevision"] += 1
+        kept = removed = 0
+        for index, label in enumerate(self.first_steps[:-1]):
+            with self.subTest(step=index, label=label):
+                self.state = os.path.join(tempfile.mkdtemp(dir=self.tmp), "state")
+                completed = run_faulty(
+                    {"at": index, "action": "signal"}, ["--state-root", self.state, "--selection", self.first]
+                )
+                result = Result(completed)
+                if result.code == "built":
+                    continue  # the receipt was being written: the run finished
+                self.assertResult(result, "interrupted", withdrawn=True)
+                if not os.path.exists(self.state):
+                    removed += 1
+                    continue
+                kept += 1
+                self.assertEqual(self.entries(), ["state.json"])
+                self.assertEqual(self.read("state.json"), self.old["state.json"])
+                self.assertResult(self.project(edited), "revision_stale", at="/revision", withdrawn=True)
+                self.assertResult(self.project(dict(edited, revision=2)), "built")
+        self.assertGreater(kept, 0)
+        self.assertGreater(removed, 0)
+        self.state = os.path.join(tempfile.mkdtemp(dir=self.tmp), "state")
+        index = next(i for i, label in enumerate(self.first_steps) if label.startswith("open:extraction"))
+        run_faulty({"at": index, "action": "signal"}, ["--state-root", self.state, "--selection", self.first])
+        self.assertResult(self.project(fixture()), "built")
+        for name in PUBLISHED:
+            self.assertEqual(self.read(name), self.old[name], name)
+
 
 class TestMigrationCrashes(TempDirTestCase):
     """--migrate of a state written by adapter 0.1.0, stopped before each of
@@ -512,7 +554,8 @@ class TestMigrationCrashes(TempDirTestCase):
                 self.assert_whole_and_recovers()
 
     def test_os_errors_and_signals_at_each_step(self) -> None:
-        plans: list[dict[str, Any]] = [{"action": "errno", "errno": code} for code in (errno.EIO, errno.EMFILE)]
+        codes = (errno.EIO, errno.EMFILE, errno.ENOSPC, errno.EDQUOT)
+        plans: list[dict[str, Any]] = [{"action": "errno", "errno": code} for code in codes]
         plans.append({"action": "signal"})
         lock_taken = self.steps.index("write:projection.lock")
         lock_release = len(self.steps) - 1
@@ -528,8 +571,16 @@ class TestMigrationCrashes(TempDirTestCase):
                         expected = {
                             errno.EIO: "state_access",
                             errno.EMFILE: "resource_exhausted",
+                            errno.ENOSPC: "resource_exhausted",
+                            errno.EDQUOT: "resource_exhausted",
                         }.get(plan.get("errno", 0), "interrupted")
-                        self.assertIn(result.code, (expected, "graphify_failed"))
+                        # A full disk is never Graphify's failure.
+                        self.assertIn(
+                            result.code,
+                            (expected,)
+                            if plan.get("errno") in (errno.ENOSPC, errno.EDQUOT)
+                            else (expected, "graphify_failed"),
+                        )
                         # An OS error while taking the lock touched nothing; a
                         # signal is answered once the derived files are gone.
                         touched = index > lock_taken or plan["action"] == "signal"
@@ -588,6 +639,90 @@ class TestConcurrency(Lifecycle):
 
 
 class TestHostileFilesystem(Lifecycle):
+    def small_tmpfs(self) -> str:
+        """A real 64 KiB tmpfs, unmounted at the end; skipped where none can
+        be mounted (not Linux, not root, or a container that forbids it)."""
+        if not sys.platform.startswith("linux") or not IS_ROOT:
+            self.skipTest("mounting a tmpfs needs Linux and root")
+        mount = os.path.join(self.tmp, "small")
+        os.mkdir(mount, 0o700)
+        mounted = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", mount], capture_output=True
+        )
+        if mounted.returncode != 0:
+            self.skipTest("no tmpfs can be mounted here")
+        self.addCleanup(subprocess.run, ["umount", "-l", mount], capture_output=True)
+        return mount
+
+    def leave_free(self, mount: str, free: int) -> None:
+        """Fill the tmpfs beside the state root until ``free`` bytes are left."""
+        filler = os.path.join(mount, "filler")
+        with open(filler, "ab") as handle:
+            while True:
+                st = os.statvfs(mount)
+                room = st.f_bavail * st.f_frsize - free
+                if room <= 0:
+                    break
+                handle.write(b"\0" * room)
+                handle.flush()
+
+    def test_a_full_disk_is_resource_exhausted_wherever_it_strikes(self) -> None:
+        """Updates, rebuilds, migrations and first runs on a real tmpfs left
+        with 0 to 40 KiB free: built, or resource_exhausted (exit 3) with
+        state.json whole, never state_access or graphify_failed (which came
+        by chance with the free space); once space is freed, a rebuild
+        restores the graph."""
+        mount = self.small_tmpfs()
+        self.state = os.path.join(mount, "state")
+        old_schema = os.path.join(self.tmp, "released")
+        self.assertIn(
+            run_released(["--state-root", old_schema, "--selection", self.first]).code, ("built", "graphify_missing")
+        )
+        schema_1 = read(os.path.join(old_schema, "state.json"))
+        runs = {
+            "update": (["--selection", self.second], (self.old["state.json"], self.new["state.json"])),
+            "rebuild": ([], (self.old["state.json"],)),
+            "migrate": (["--migrate"], (schema_1, self.old["state.json"])),
+            "first run": (["--selection", self.first], (None, self.old["state.json"])),
+        }
+        exhausted = set()
+        for name, (args, wholes) in runs.items():
+            for free in range(0, 40 * 1024 + 1, 4096):
+                with self.subTest(name, free=free):
+                    for entry in os.listdir(mount):
+                        path = os.path.join(mount, entry)
+                        shutil.rmtree(path) if os.path.isdir(path) else os.unlink(path)
+                    if name != "first run":
+                        copy_state(self.template, self.state)
+                    if name == "migrate":
+                        for entry in os.listdir(self.state):
+                            os.unlink(os.path.join(self.state, entry))
+                        with open(os.path.join(self.state, "state.json"), "wb") as handle:
+                            handle.write(schema_1)
+                    self.leave_free(mount, free)
+                    before = snapshot_tree(self.state)
+                    result = run_standin(["--state-root", self.state, *args])
+                    if result.code == "built":
+                        self.assertResult(result, "built", more={"migratedFrom": 1} if name == "migrate" else None)
+                    else:
+                        # Withdrawn once the derived files went; refused
+                        # before (taking the lock), it changed nothing.
+                        withdrawn = result.json.get("withdrawn") is True
+                        self.assertResult(result, "resource_exhausted", withdrawn=withdrawn)
+                        if not withdrawn:
+                            self.assertEqual(snapshot_tree(self.state), before)
+                        exhausted.add(name)
+                    state = os.path.join(self.state, "state.json")
+                    self.assertIn(read(state) if os.path.exists(state) else None, wholes)
+                    self.assertNotIn("projection.lock", os.listdir(self.state) if os.path.exists(self.state) else [])
+                    os.unlink(os.path.join(mount, "filler"))
+                    if os.path.exists(state):
+                        # A schema-1 state left as it was takes --migrate again.
+                        again = ["--migrate"] if read(state) == schema_1 else []
+                        self.assertEqual(run_standin(["--state-root", self.state, *again]).code, "built")
+                        self.assertResult(self.verify(), "verified")
+        self.assertEqual(exhausted, set(runs))
+
     def outside_file(self, content: bytes = b"outside, must stay untouched") -> tuple[str, os.stat_result]:
         path = os.path.join(self.tmp, "outside.txt")
         with open(path, "wb") as handle:

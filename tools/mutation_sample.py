@@ -30,9 +30,23 @@ could see:
 - a mutant whose compiled code equals the original's, line numbers aside
   (counted as equivalent).
 
+With ``--reach FILE`` each mutant runs only the tests that reach its line,
+which makes a sample of 100 fit in half an hour on two cores.  The map of
+which test reaches which line is made once (and kept in FILE): the whole
+suite runs with a one-line hook put on a blank line of the module (line
+numbers unchanged) that, in every process that runs the module (pytest's
+own and every child, whatever interpreter), records the lines executed under
+the name of the test that was running (a pytest plug-in names it, in the
+process and, through the environment, to its children).  It records with
+coverage.py's C tracer where coverage is installed, else with a
+``sys.settrace`` recorder.  Lines executed at import (constants, definitions)
+and lines reached where no test was named run the whole staged suite.  A
+mutant no test reaches is not run: it counts as surviving ("unreached").
+
 Output: one line per mutant (index, line, kind, change, verdict, seconds) to
 the log, then a summary: killed/total, the score with its 95% Wilson
-interval, and the survivors.
+interval (kills by a failing test and by a time-out counted apart), and the
+survivors.
 """
 
 from __future__ import annotations
@@ -575,7 +589,7 @@ class Verdict:
     killer: str = ""
 
     def log_line(self) -> str:
-        word = f"killed({self.stage})" if self.killed else "survived"
+        word = f"killed({self.stage})" if self.killed else UNREACHED if self.stage == UNREACHED else "survived"
         m = self.mutant
         where = f"#{self.index:05d} line {m.line} col {m.column}"
         line = f"{where} {m.kind:<10} {word:<18} {self.seconds:7.1f}s  {m.describe()}"
@@ -584,20 +598,25 @@ class Verdict:
 
 @dataclass
 class Plan:
-    """What every mutant is run with: the original text, the stages and their environment."""
+    """What every mutant is run with: the original text, the stages and their
+    environment; with a reach map, the stages are chosen per mutant."""
 
     text: str
     stages: list[Stage]
     env: dict[str, str]
+    reach: Reach | None = None
 
 
 def run_mutant(tree: str, plan: Plan, index: int, mutant: Mutant) -> Verdict:
     """Write the mutant into ``tree``, run the stages until one fails, put the module back."""
     started = time.monotonic()
+    stages = plan.stages if plan.reach is None else plan.reach.stages_for(mutant.line, plan.stages)
+    if not stages:
+        return Verdict(index, mutant, False, UNREACHED, 0.0)
     module = os.path.join(tree, MODULE_NAME)
     _write(module, _Source(plan.text).apply(mutant))
     try:
-        for stage in plan.stages:
+        for stage in stages:
             stage_started = time.monotonic()
             for command in stage.commands:
                 remaining = max(1.0, stage.timeout - (time.monotonic() - stage_started))
@@ -609,6 +628,193 @@ def run_mutant(tree: str, plan: Plan, index: int, mutant: Mutant) -> Verdict:
         _write(module, plan.text)
 
 
+# ---------------------------------------------------------------------------
+# Which tests reach which line (I/O)
+# ---------------------------------------------------------------------------
+
+UNREACHED = "unreached"
+# Where no test was named: collection, or a child whose environment lost the name.
+NO_TEST = "?"
+REACH_HOOK_NAME = "_mutation_reach.py"
+# The one line put on the blank line before the module's main guard.
+REACH_HOOK_LINE = (
+    '__import__("os").environ.get("MUTATION_REACH_DIR") and exec(compile(open(__import__("os").path.join('
+    '__import__("os").path.dirname(__file__), "_mutation_reach.py")).read(), "_mutation_reach", "exec"),'
+    ' {"TARGET": __file__})'
+)
+MAIN_GUARD = 'if __name__ == "__main__":'
+
+
+def hooked_text(text: str) -> str:
+    """The module with REACH_HOOK_LINE on the last blank line before its
+    main guard: every line keeps its number."""
+    lines = text.split("\n")
+    guard = max(index for index, line in enumerate(lines) if line == MAIN_GUARD)
+    blank = max(index for index in range(guard) if lines[index] == "")
+    lines[blank] = REACH_HOOK_LINE
+    return "\n".join(lines)
+
+
+def import_time_lines(text: str) -> set[int]:
+    """The lines outside every function body: run at import by every test."""
+    tree = ast.parse(text)
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno is not None:
+            inside.update(range(node.body[0].lineno, node.end_lineno + 1))
+    return set(range(1, text.count("\n") + 2)) - inside
+
+
+# Loaded by the hook in each process that runs the module: records, per
+# test name, every line of TARGET executed, and writes them when it exits.
+REACH_RECORDER = """
+import atexit, json, os, sys, threading
+
+class _Recorder:
+    def __init__(self):
+        self.test = os.environ.get("MUTATION_REACH_TEST", "?")
+        self.lines = {}
+        try:
+            import coverage
+        except ImportError:
+            coverage = None
+        if coverage is not None:
+            self.cov = coverage.Coverage(data_file=None, config_file=False, include=[TARGET])
+            self.cov.start()
+            self.cov.switch_context(self.test)
+        else:
+            self.cov = None
+            sys.settrace(self._global)
+            threading.settrace(self._global)
+        atexit.register(self.save)
+
+    def _global(self, frame, event, arg):
+        return self._local if frame.f_code.co_filename == TARGET else None
+
+    def _local(self, frame, event, arg):
+        if event == "line":
+            self.lines.setdefault(self.test, set()).add(frame.f_lineno)
+        return self._local
+
+    def switch(self, test):
+        self.test = test
+        if self.cov is not None:
+            self.cov.switch_context(test)
+
+    def save(self):
+        found = {test: sorted(lines) for test, lines in self.lines.items()}
+        if self.cov is not None:
+            self.cov.stop()
+            data = self.cov.get_data()
+            for context in data.measured_contexts():
+                data.set_query_context(context)
+                found[context or "?"] = sorted(set(found.get(context or "?", [])) | set(data.lines(TARGET) or []))
+        name = os.path.join(os.environ["MUTATION_REACH_DIR"], "reach-%d-%s.json" % (os.getpid(), os.urandom(4).hex()))
+        with open(name, "w", encoding="utf-8") as handle:
+            json.dump(found, handle)
+
+if getattr(sys, "_mutation_reach", None) is None:
+    sys._mutation_reach = _Recorder()
+"""
+
+# The pytest plug-in that names the running test, in the process and to its children.
+REACH_PLUGIN = """
+import os
+import sys
+
+
+def pytest_runtest_setup(item):
+    os.environ["MUTATION_REACH_TEST"] = item.nodeid
+    recorder = getattr(sys, "_mutation_reach", None)
+    if recorder is not None:
+        recorder.switch(item.nodeid)
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    os.environ["MUTATION_REACH_TEST"] = "?"
+    recorder = getattr(sys, "_mutation_reach", None)
+    if recorder is not None:
+        recorder.switch("?")
+"""
+
+
+def merge_reach(files: Sequence[str]) -> dict[str, list[int]]:
+    """The recorders' files merged: each test's lines, sorted."""
+    merged: dict[str, set[int]] = {}
+    for path in files:
+        with open(path, encoding="utf-8") as handle:
+            for test, lines in json.load(handle).items():
+                merged.setdefault(test, set()).update(lines)
+    return {test: sorted(lines) for test, lines in sorted(merged.items())}
+
+
+def measure_reach(python: str, tree: str, env: dict[str, str], tests: Sequence[str]) -> dict[str, list[int]]:
+    """Run ``tests`` once in ``tree`` with the hooked module; which lines each test reached."""
+    module = os.path.join(tree, MODULE_NAME)
+    with open(module, encoding="utf-8", newline="") as handle:
+        text = handle.read()
+    out = tempfile.mkdtemp(prefix="mutation-reach-")
+    try:
+        with open(os.path.join(out, "mutation_reach_plugin.py"), "w", encoding="utf-8") as handle:
+            handle.write(REACH_PLUGIN)
+        with open(os.path.join(tree, REACH_HOOK_NAME), "w", encoding="utf-8") as handle:
+            handle.write(REACH_RECORDER)
+        _write(module, hooked_text(text))
+        reach_env = dict(env, PYTHONPATH=out, MUTATION_REACH_DIR=out, MUTATION_REACH_TEST=NO_TEST)
+        command = [python, *PYTEST, "-p", "mutation_reach_plugin", *tests]
+        subprocess.run(command, check=False, cwd=tree, env=reach_env, stdin=subprocess.DEVNULL, capture_output=True)
+        return merge_reach(glob.glob(os.path.join(out, "reach-*.json")))
+    finally:
+        _write(module, text)
+        os.unlink(os.path.join(tree, REACH_HOOK_NAME))
+        shutil.rmtree(out, ignore_errors=True)
+
+
+@dataclass
+class Reach:
+    """Which tests reach each line, the lines every test runs, and each
+    test's seconds (to run the fastest first and bound the stage)."""
+
+    tests_by_line: dict[int, list[str]]
+    everywhere: set[int]
+    seconds: dict[str, float]
+    python: str
+
+    @classmethod
+    def build(cls, reach: dict[str, list[int]], text: str, seconds: dict[str, float], python: str) -> Reach:
+        by_line: dict[int, list[str]] = {}
+        everywhere = import_time_lines(text) | set(reach.get(NO_TEST, []))
+        for test, lines in reach.items():
+            if test != NO_TEST:
+                for line in lines:
+                    by_line.setdefault(line, []).append(test)
+        return cls(by_line, everywhere, seconds, python)
+
+    def stages_for(self, line: int, staged: list[Stage]) -> list[Stage]:
+        """The whole staged suite for a line run at import or where no test
+        was named; else one stage of the tests that reach it, fastest
+        first; none when no test does."""
+        if line in self.everywhere:
+            return staged
+        tests = sorted(self.tests_by_line.get(line, []), key=lambda t: (self.seconds.get(t, TIMEOUT_FLOOR_SECONDS), t))
+        if not tests:
+            return []
+        took = sum(self.seconds.get(t, TIMEOUT_FLOOR_SECONDS) for t in tests)
+        return [Stage("reach", [[self.python, *PYTEST, "-x", *tests]], _stage_timeout(took), len(tests))]
+
+
+def load_reach(path: str, python: str, tree: str, env: dict[str, str], tests: Sequence[str]) -> dict[str, list[int]]:
+    """The reach map from ``path`` when it exists, else measured (and saved there)."""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            loaded: dict[str, list[int]] = json.load(handle)
+            return loaded
+    reach = measure_reach(python, tree, env, tests)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(reach, handle, indent=0, sort_keys=True)
+    return reach
+
+
 def _write(module: str, text: str) -> None:
     with open(module, "w", encoding="utf-8", newline="") as handle:
         handle.write(text)
@@ -618,13 +824,18 @@ def _write(module: str, text: str) -> None:
 def summary_lines(verdicts: list[Verdict], sample: Sample, seed: int) -> list[str]:
     killed = sum(v.killed for v in verdicts)
     total = len(verdicts)
+    timed_out = sum(v.killed and v.killer == "time-out" for v in verdicts)
+    unreached = sum(v.stage == UNREACHED for v in verdicts)
     low, high = wilson_interval(killed, total)
     score = killed / total if total else 0.0
     lines = [
         f"seed {seed}: {sample.candidates} candidate mutants; sampled {total}, "
         f"skipped {sample.skipped} (do not compile), dropped {sample.equivalent} (equivalent code)",
         f"killed {killed}/{total}: score {score:.1%}, 95% Wilson interval {low:.1%} to {high:.1%}",
-        f"mean {sum(v.seconds for v in verdicts) / max(total, 1):.1f}s per mutant",
+        f"of the kills, {killed - timed_out} by a failing test and {timed_out} by a time-out;"
+        f" {unreached} of the survivors reached by no test",
+        f"mean {sum(v.seconds for v in verdicts) / max(total, 1):.1f}s per mutant,"
+        f" {sum(v.seconds for v in verdicts):.0f}s in all",
         f"survivors ({total - killed}):",
     ]
     lines += ["  " + v.log_line() for v in verdicts if not v.killed]
@@ -654,6 +865,11 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         "--tests", nargs="+", metavar="TEST", help="run only these pytest paths or node ids (to check pinning tests)"
     )
     parser.add_argument("--list", action="store_true", help="print the sample's mutants and run nothing")
+    parser.add_argument(
+        "--reach",
+        help="per-test reach map: read when the file exists, else measured and saved; each mutant then runs"
+        " only the tests that reach its line (no .ci/run steps)",
+    )
     return parser.parse_args(argv)
 
 
@@ -682,13 +898,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             shutil.copytree(args.repo, tree, ignore=IGNORED_NAMES, symlinks=True)
         env = _environment(args.python)
         stages, failing = _stages_for(args, trees[0], env)
-        if not (args.no_ci_steps or args.tests):
+        if not (args.no_ci_steps or args.tests or args.reach):
             ci_stage, ci_failing = ci_steps_stage(args.python, trees[0], env)
             stages.append(ci_stage)
             failing += ci_failing
+        reach = None
+        if args.reach:
+            started = time.monotonic()
+            mapped = load_reach(args.reach, args.python, trees[0], env, args.tests or ["tests/"])
+            seconds = load_timings(args.timings, args.python, trees[0], env).seconds if args.timings else {}
+            reach = Reach.build(mapped, text, seconds, args.python)
+            print(f"reach map: {len(mapped)} tests, {time.monotonic() - started:.0f}s", flush=True)
         with open(log_path, "w", encoding="utf-8") as log:
             log.write(baseline_lines(stages, failing))
-            verdicts = run_sample(sample, Plan(text, stages, env), trees, log)
+            verdicts = run_sample(sample, Plan(text, stages, env, reach), trees, log)
             summary = summary_lines(verdicts, sample, args.seed)
             log.write("\n".join(summary) + "\n")
         print("\n".join(summary))
