@@ -1283,12 +1283,9 @@ def _above_the_bmp(text: str) -> bool:
     return len(text.encode("utf-16-le", "surrogatepass")) != 2 * len(text)
 
 
-class ClassPatterns:
-    """One pattern over a class of characters, compiled on first use in two
-    forms: with the class's ranges within the Basic Multilingual Plane
-    alone, for text that holds no character above that plane, and with all
-    of them.  re tests a class of that plane in a few nanoseconds and one
-    with ranges above it ten times slower."""
+class ClassPattern:
+    """One pattern over a class of characters, compiled on first use, so
+    that a run whose texts never need it pays nothing for it."""
 
     __slots__ = ("compiled", "pattern", "ranges")
 
@@ -1299,18 +1296,18 @@ class ClassPatterns:
         # The pattern, given a class or group matching one character; None
         # for the class alone, spelled so that a search skips to it in C.
         self.pattern = pattern
-        self.compiled: dict[bool, re.Pattern[str]] = {}
+        self.compiled: re.Pattern[str] | None = None
 
-    def pattern_for(self, text: str) -> re.Pattern[str]:
-        import re
+    @property
+    def regex(self) -> re.Pattern[str]:
+        if self.compiled is None:
+            import re
 
-        above = _above_the_bmp(text)
-        if above not in self.compiled:
-            ranges = [(first, last if above else min(last, 0xFFFF)) for first, last in self.ranges()]
-            kept = [(first, last) for first, last in ranges if first <= last]
-            source = _scanning_class(kept) if self.pattern is None else self.pattern(_char_class(kept))
-            self.compiled[above] = re.compile(source)
-        return self.compiled[above]
+            ranges = self.ranges()
+            self.compiled = re.compile(
+                _scanning_class(ranges) if self.pattern is None else self.pattern(_char_class(ranges))
+            )
+        return self.compiled
 
 
 JOINERS = "[\\u200c\\u200d]"
@@ -1400,7 +1397,7 @@ class UnicodeRules:
     def __init__(self) -> None:
         import re
 
-        self.ignorable = ClassPatterns(lambda: _table_ranges(UCD_DEFAULT_IGNORABLE))
+        self.ignorable = ClassPattern(lambda: _table_ranges(UCD_DEFAULT_IGNORABLE))
         judged = {cp for first, last in _table_ranges(JUDGED_INVISIBLES) for cp in range(first, last + 1)}
         never: list[tuple[int, int]] = []
         for first, last in _table_ranges(UCD_DEFAULT_IGNORABLE):
@@ -1415,7 +1412,7 @@ class UnicodeRules:
         plain_inherited = _scanning_class(_table_ranges(UCD_INHERITED_MARKS))
         self.inherited = re.compile(plain_inherited)
         self.marks = re.compile(f"{plain_inherited}{{1,2}}(?={AFTER_MARKS})")
-        self.hyphen_marks: ClassPatterns | None = None
+        self.hyphen_marks: ClassPattern | None = None
         self.allowed: dict[str, re.Pattern[str]] = {}
         self.misplaced_places: dict[str, re.Pattern[str]] = {}
         # The joining scripts ("" first), and each code point's number
@@ -1439,10 +1436,10 @@ class UnicodeRules:
         if self.hyphen_marks is None:
             # Not possessive: CPython 3.11.2 mishandles a possessive repeat of
             # a group, and the class of every mark is one.
-            self.hyphen_marks = ClassPatterns(
+            self.hyphen_marks = ClassPattern(
                 lambda: _table_ranges(UCD_MARKS), lambda mark: f"{mark}{{1,{MAX_MARKS_BEFORE_HYPHEN}}}\u00ad"
             )
-        return self.hyphen_marks.pattern_for(text).sub("\u00ad", text)
+        return self.hyphen_marks.regex.sub("\u00ad", text)
 
     def misplaced(self, kind: str) -> re.Pattern[str]:
         """A character of the kind where none of its allowed places is: each
@@ -1487,7 +1484,7 @@ def misplaced_invisible(text: str) -> bool:
     import re
 
     rules = _unicode_rules()
-    if rules.ignorable.pattern_for(text).search(text) is None:
+    if rules.ignorable.regex.search(text) is None:
         return False
     if TAG_LAST in text:
         # A recommended flag's tags are its own: the flag counts as its base.
@@ -1585,7 +1582,7 @@ _folds_with_marks: set[str] = set()
 # leaves only those a text needs folded.
 _stable: set[str] = {chr(c) for c in range(128)}
 # The characters the scan's text drops.
-_invisible = ClassPatterns(lambda: [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS])
+_invisible = ClassPattern(lambda: [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS])
 # NFKC puts each run of combining marks in canonical order by an insertion
 # sort, whose cost grows with the square of the run (a letter and 1,999
 # marks in reverse order took seconds).  No pattern reads past a mark, so
@@ -1658,7 +1655,7 @@ def fold_for_scan(text: str) -> str:
     if "\u00ad" in text:
         # Soft hyphens, which a text may hold by the hundred, in one C pass.
         text = text.replace("\u00ad", "")
-    invisible = _invisible.pattern_for(text)
+    invisible = _invisible.regex
     if invisible.search(text) is not None:
         # A search for a class alone skips in C to a character of it; a
         # substitution runs the engine at every character.
