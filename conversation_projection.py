@@ -1954,42 +1954,26 @@ def parse_selection(data: bytes) -> JsonObject:
 # ---------------------------------------------------------------------------
 # Secret-shaped text (pure)
 # ---------------------------------------------------------------------------
-# What is refused, as one table read top to bottom.  Each row is a family
-# name (the fixed `rule` a refusal carries, listed in the README), a regular
-# expression and keywords.  The facts behind the patterns (prefixes, lengths,
-# alphabets) are those of the published gitleaks rules and detect-secrets
-# plugins; the patterns are this project's own.
+# What is refused, as one table read top to bottom (SECRET_RULES): each row
+# a complete record of one pattern, its family (the fixed `rule` a refusal
+# carries), its keywords and how its match is judged.  The facts behind the
+# patterns (prefixes, lengths, alphabets) are those of the published
+# gitleaks rules and detect-secrets plugins; the patterns are this
+# project's own.  Each text is judged on its own by one small engine
+# (secret_hit): the rows its keywords call for, each match of each, each
+# judged by the named predicates of KEY_JUDGEMENTS and VALUE_JUDGEMENTS.
 #
-# How a pattern is written, so that the scan stays linear on 2 MiB of text:
-# - It starts with a literal anchor: a prefix ("ghp_"), or a rarer character
-#   with a short fixed-width lookbehind for the rest ("Q~", "="), so that the
-#   regex engine jumps from one occurrence of the anchor to the next instead
-#   of trying every position.  When the anchor starts with a letter or digit
-#   (and the pattern does not check what precedes it itself) the compiler
-#   adds a lookbehind right after it, so the row only matches at the start of
-#   a token ("xghp_…" and the second "sk-" of "sk-sk-" do not); an escape
-#   that a pasted JSON string or URL puts before a token (\n, \t, \u0022,
-#   %22) is blanked in the copy of the text the token shapes are scanned in.
+# How a pattern is written, so that judging a text stays linear in it:
 # - Every repetition is bounded, the long ones possessive; lookbehinds are
-#   fixed-width and lookaheads read at most one value: nothing is scanned
-#   more than a bounded number of times.
-# - No character class admits NUL: the caller joins fields with it, so that
-#   no match spans two fields.
-# - Named groups ask for a judgement of what they captured: `value` must
-#   look like a credential rather than a word, a name, a placeholder or a
-#   reference; `secret` must not be a placeholder; `key` must name a secret
-#   (and says whether it names a password, judged more strictly); an empty
-#   `password` group says the value sits where a password goes, a `native`
-#   one holds a key for a password in another script;
-#   `user` is the user of a URL's credentials.
-# - Keywords mark a shape that is a secret only when labelled (40 base64
-#   characters are an AWS secret key after "aws"): such a row does not scan
-#   on its own but names what a credential key labelled with it holds.
-#
-# What reaches Python costs microseconds, the scan itself nanoseconds: at
-# most MAX_SECRET_CANDIDATES matches are judged per text.  A text that holds
-# more credential-shaped candidates than that is refused as a whole
-# (CANDIDATE_LIMIT_RULE), so that no bound lets a secret through unjudged.
+#   fixed-width and lookaheads read at most one value: nothing is read more
+#   than a bounded number of times.
+# - A token shape starts with TOKEN_START and ends with a lookahead that no
+#   character of its last run follows ("ghp_…" plus a letter is no GitHub
+#   token); an escape that a pasted JSON string or URL puts before a token
+#   (\n, \u0022, %22) is blanked first (escapes_blanked).
+# - Named groups say where the pieces a judgement reads are: ``key``,
+#   ``value`` or ``secret``, ``password`` (the value is a password's),
+#   ``user`` (a URL's), ``spaced`` and ``call`` (see JUDGES).
 
 # The words of a key that names a secret, in any case, found inside longer
 # words too (db_password, apiKey, X-Auth-Token, Kennwort).
@@ -3327,9 +3311,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         judge="assigned-value",
     ),
     # The word for password in Portuguese, Dutch, Polish, Turkish, Swedish,
-    # Finnish and Hungarian, like the row above searched only in a text that
-    # is not plain ASCII ("a senha é …" is not): each keyword is a search of
-    # the whole text, paid only there.
+    # Finnish and Hungarian: a key in itself, the value a password's.
     SecretRule(
         "credential-assignment",
         r"(?P<password>[Ss]enha|SENHA|[Ww]achtwoord|WACHTWOORD|[Hh]as\u0142o|HAS\u0141O|[\u015e\u015f]ifre|\u015eIFRE"
