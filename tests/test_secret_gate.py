@@ -2399,6 +2399,13 @@ class TestDocumentation(unittest.TestCase):
         self.assertEqual(len(listed), len(set(listed)), "a family listed twice")
         self.assertEqual(sorted(set(listed)), sorted(families))
 
+    def test_the_readme_lists_exactly_the_families_of_the_table(self) -> None:
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+            readme = handle.read()
+        listed = readme.split("Its families (`rule`): ", 1)[1].split(".", 1)[0]
+        names = [name.strip() for name in " ".join(listed.split()).split(",")]
+        self.assertEqual(sorted(names), sorted({rule.family for rule in cp.SECRET_RULES}))
+
     def test_every_family_says_where_its_facts_come_from(self) -> None:
         first_rows: dict[str, cp.SecretRule] = {}
         for rule in cp.SECRET_RULES:
