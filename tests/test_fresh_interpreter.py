@@ -846,7 +846,7 @@ class TestTextTheReviewerCannotSee(FreshInterpreterCase):
 
 class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
     # The documented bound on judging a selection, in CPU seconds (docs/performance.md).
-    BOUND_CPU_SECONDS = 0.5
+    BOUND_CPU_SECONDS = 1.5
 
     def test_a_password_of_six_characters_after_a_scheme_like_start_is_refused(self) -> None:
         # A value starting "ba" or "be", as an auth scheme does: 3.11.2 once
@@ -895,19 +895,20 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         shapes = {
             "keys assigned again": (
                 lambda: "#" + "".join(rng.choices(ALNUM, k=3)) + "_password=" + "".join(rng.choices(punctuation, k=2)),
-                "selection_secret",
+                # More candidates than the bound on judgements allows.
+                "selection_limit",
             ),
             "ldap commands": (lambda: "ldapadd ", "checked"),
-            # As many keys as the bound on key words lets be read.
             "numbers after a key": (lambda: "pwd=000000 " + "a" * 11, "checked"),
             "quoted numbers after a key": (lambda: 'pwd="000000" ' + "a" * 9, "checked"),
             "a key and a space before a long word": (
                 lambda: "pw " + "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=250)) + " ",
                 "checked",
             ),
-            # Key words and nothing to assign, in English and in Polish (a
-            # word past the bound on key words refuses the text).
-            "key words before a connector word": (lambda: "key to ", "selection_secret"),
+            # Key words and nothing to assign, in English and in Polish: each
+            # text read to its end (in Polish, "hasło to h0047291" at the end
+            # of a text, its own number, is a password set).
+            "key words before a connector word": (lambda: "key to ", "checked"),
             "Polish key words before a connector word": (lambda: "has\u0142o to ", "selection_secret"),
             # A bare flag, each a try of the generic flag row.
             "a bare flag repeated": (lambda: " -p", "checked"),
