@@ -1883,7 +1883,9 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     """Judge every string field, each folded as a reader sees it and each on
     its own; refuse at the first one in file order that holds a secret.  A
     selection that needs more than MAX_JUDGED_CANDIDATES judgements is
-    refused as selection_limit where it passes them, secret or not."""
+    refused where it passes them: as selection_secret when a text before
+    that point holds one (secretFields then counts the texts up to there),
+    else as selection_limit, never as selection_secret for being crowded."""
     # A text repeated (a fork keeps its parent's summaries) is judged once.
     verdicts: dict[str, tuple[int, str] | None] = {}
     judged = 0
@@ -1894,6 +1896,8 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
             hit, candidates = secret_hit(fold_for_scan(text))
             judged += candidates
             if judged > MAX_JUDGED_CANDIDATES:
+                if first is not None:
+                    break  # the first secret in file order is known; the rest go uncounted
                 fail("selection_limit", f"{where}/{field}" if field else where)
             verdicts[text] = None if hit is None else (hit[0], hit_family(hit))
         verdict = verdicts[text]
@@ -2292,13 +2296,13 @@ TOKEN_START = r"(?<![\w-])"  # noqa: S105 - a pattern, not a password
 # a few hundredths of a second.
 TOKEN_CHARS = "A-Za-z0-9_+/=.~-"  # noqa: S105 - a character class
 MIN_TOKEN_RUN = 12
-# A candidate (a match that the judgements read) costs up to about 12
-# microseconds; a 2 MiB selection of nothing but candidates holds 130,000
-# (pass=x9Qx9QQ9xQ repeated), which cost 1.6 s to judge.  This bound keeps
-# the worst to about 0.8 s: it is one candidate per 35 characters of the
-# largest selection, where dense technical prose holds one per 330 and
-# ordinary prose one per 1,300.  Passing it answers selection_limit, never
-# selection_secret: a crowded text is not taken for a secret.
+# A candidate (a match that the judgements read) costs from 2 to about 20
+# microseconds; 2 MiB of nothing but candidates holds up to 500,000 ("key="
+# repeated: 2.8 s to judge them all).  This bound keeps the worst selection
+# to about 1.1 s of CPU in a fresh process: it is one candidate per 35
+# characters of the largest selection, where dense technical prose holds one
+# per 330 and ordinary prose one per 1,300.  Passing it never answers
+# selection_secret for being crowded (see _refuse_secrets).
 MAX_JUDGED_CANDIDATES = 60_000
 
 
@@ -4455,11 +4459,11 @@ def low_entropy(value: str, _password: bool) -> str | None:
 # turned the value away (a fixed reason) or None.
 VALUE_JUDGEMENTS: tuple[Callable[[str, bool], str | None], ...] = (
     short_or_spaced,
-    low_entropy,
     a_word,
+    a_name,
+    low_entropy,
     masked,
     a_run,
-    a_name,
     a_placeholder,
     data,
     a_jose_header,

@@ -2112,21 +2112,28 @@ class TestLinearTime(unittest.TestCase):
 
     def test_past_the_bound_on_judgements_a_selection_is_too_dense_not_secret(self) -> None:
         """Candidates past MAX_JUDGED_CANDIDATES answer selection_limit at
-        the text where the bound is passed, even after a secret; up to it,
-        every text is judged."""
+        the text where the bound is passed, or selection_secret for a secret
+        before it; up to it, every text is judged."""
         rng = random.Random(36)
         crowded = [crowded_text(rng, 180) for _ in range(cp.MAX_JUDGED_CANDIDATES // 180 + 1)]
         within = crowded[: cp.MAX_JUDGED_CANDIDATES // 180]
         cp.check_selection(many_branches(within))
-        for texts in (crowded, [f"password={MADE_UP}", *crowded]):
-            with self.subTest(secret_first=len(texts) > len(crowded)):
-                with self.assertRaises(cp.ProjectionError) as caught:
-                    cp.check_selection(many_branches(texts))
-                last = len(texts) - 1
-                self.assertEqual(
-                    (caught.exception.code, caught.exception.at),
-                    ("selection_limit", f"/branches/{last // 100}/summaries/{last % 100}/text"),
-                )
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(many_branches(crowded))
+        last = len(crowded) - 1
+        self.assertEqual(
+            (caught.exception.code, caught.exception.at),
+            ("selection_limit", f"/branches/{last // 100}/summaries/{last % 100}/text"),
+        )
+        # A secret before the bound is the answer; secretFields counts up to there.
+        secret = f"password={MADE_UP}"
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(many_branches([secret, *crowded, secret]))
+        error = caught.exception
+        self.assertEqual(
+            (error.code, error.at, error.rule, error.secret_fields),
+            ("selection_secret", "/branches/0/summaries/0/text", "credential-assignment", 1),
+        )
 
     def test_a_crowded_selection_is_judged_to_its_end(self) -> None:
         """Texts dense in keys whose values are words pass however many
