@@ -2353,8 +2353,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),  # "openssh-key-v1"
     SecretRule(
         "private-key",
-        r"\"d\"[ \t]{0,8}+:[ \t]{0,8}+\"(?P<value>[A-Za-z0-9_-]{43,1000}+)\"",
-        example=r"\{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"d\": \"[A-Za-z0-9_-]{43}\"\}",
+        r"\"d\"[ \t]{0,8}+:[ \t]{0,8}+\"(?P<value>[\w-]{43,1000}+)\"",
+        example=r"\{\"kty\": \"OKP\", \"crv\": \"Ed25519\", \"d\": \"[\w-]{43}\"\}",
         judge="token-value",
         keywords=('"d"',),
     ),  # JWK
@@ -2391,19 +2391,19 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "gcp-api-key",
-        r"(?<![\w-])AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])",
+        r"(?<![\w-])AIza[\w-]{35}(?![\w-])",
         "gitleaks gcp.go; trufflehog gcp",
         keywords=("aiza",),
     ),
     SecretRule(
         "google-oauth-client-secret",
-        r"(?<![\w-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])",
+        r"(?<![\w-])GOCSPX-[\w-]{28}(?![\w-])",
         "gitleaks gcp.go; trufflehog googleoauth2",
         keywords=("gocspx-",),
     ),
     SecretRule(
         "google-oauth-access-token",
-        r"(?<![\w-])ya29\.[A-Za-z0-9_-]{30,2000}+",
+        r"(?<![\w-])ya29\.[\w-]{30,2000}+",
         "gitleaks gcp.go; trufflehog googleoauth2",
         keywords=("ya29.",),
     ),
@@ -2452,17 +2452,17 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "heroku-api-key",
-        r"(?<![\w-])HRKU-AA[A-Za-z0-9_-]{58}(?![A-Za-z0-9_-])",
+        r"(?<![\w-])HRKU-AA[\w-]{58}(?![\w-])",
         "gitleaks heroku.go; trufflehog heroku",
         keywords=("hrku-aa",),
     ),
     SecretRule("heroku-api-key", _UUID, labels=("heroku",), judge="labelled"),
     SecretRule(
         "cloudflare-api-key",
-        r"[A-Za-z0-9_-]{40}|[a-f0-9]{37}",
+        r"[\w-]{40}|[a-f0-9]{37}",
         "gitleaks cloudflare.go; trufflehog cloudflareapitoken, cloudflareglobalapikey",
         labels=("cloudflare",),
-        example=r"[A-Za-z0-9][A-Za-z0-9_-]{39}|[a-f0-9]{37}",
+        example=r"[A-Za-z0-9][\w-]{39}|[a-f0-9]{37}",
         judge="labelled",
     ),
     SecretRule(
@@ -2473,7 +2473,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "flyio-token",
-        r"(?<![\w-])fo1_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+        r"(?<![\w-])fo1_[\w-]{43}(?![\w-])",
         "gitleaks flyio.go; trufflehog flyio",
         keywords=("fo1_",),
     ),
@@ -2486,13 +2486,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "openshift-token",
-        r"(?<![\w-])sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sha256~[\w-]{43}(?![\w-])",
         "gitleaks openshift.go; OpenShift OAuth docs (sha256~)",
         keywords=("sha256~",),
     ),
     SecretRule(
         "scalingo-token",
-        r"(?<![\w-])tk-us-[A-Za-z0-9_-]{48}(?![A-Za-z0-9_-])",
+        r"(?<![\w-])tk-us-[\w-]{48}(?![\w-])",
         "gitleaks scalingo.go; Scalingo API token docs",
         keywords=("tk-us-",),
     ),
@@ -2523,9 +2523,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "tailscale-key",
-        TOKEN_START
-        + r"tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9_]{6,64}+-[A-Za-z0-9_]{10,128}+"
-        + r"(?![A-Za-z0-9_])",
+        TOKEN_START + r"tskey-(?:api|auth|client|scim|webhook)-[\w]{6,64}+-[\w]{10,128}+" + r"(?![\w])",
         "trufflehog tailscale; Tailscale key prefixes docs",
         keywords=("tskey-",),
     ),
@@ -2535,14 +2533,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)",
         keywords=("sbp_",),
     ),
-    SecretRule(
-        "supabase-token",
-        r"(?<![\w-])sb_secret_[A-Za-z0-9_-]{31,64}+(?![A-Za-z0-9_-])",
-        keywords=("sb_secret_",),
-    ),
+    SecretRule("supabase-token", r"(?<![\w-])sb_secret_[\w-]{31,64}+(?![\w-])", keywords=("sb_secret_",)),
     SecretRule(
         "netlify-token",
-        r"(?<![\w-])nfp_[A-Za-z0-9_]{36,44}+(?![A-Za-z0-9_])",
+        r"(?<![\w-])nfp_[\w]{36,44}+(?![\w])",
         "gitleaks netlify.go; trufflehog netlify",
         keywords=("nfp_",),
     ),
@@ -2559,20 +2553,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "gitleaks github.go; trufflehog github",
         keywords=("gh",),
     ),
-    SecretRule(
-        "github-token",
-        r"(?<![\w-])github_pat_[A-Za-z0-9_]{60,251}+(?![A-Za-z0-9_])",
-        keywords=("github_pat_",),
-    ),
+    SecretRule("github-token", r"(?<![\w-])github_pat_[\w]{60,251}+(?![\w])", keywords=("github_pat_",)),
     SecretRule(
         "gitlab-token",
-        TOKEN_START
-        + r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[A-Za-z0-9_-]{20,300}+"
-        + r"(?![A-Za-z0-9_-])",
+        TOKEN_START + r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[\w-]{20,300}+" + r"(?![\w-])",
         "gitleaks gitlab.go; trufflehog gitlab",
         keywords=("gl",),
     ),
-    SecretRule("gitlab-token", r"(?<![\w-])GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])", keywords=("gr1348941",)),
+    SecretRule("gitlab-token", r"(?<![\w-])GR1348941[\w-]{20}(?![\w-])", keywords=("gr1348941",)),
     SecretRule("gitlab-token", r"_gitlab_session=[a-z0-9]{32}(?![A-Za-z0-9])", keywords=("_gitlab_session=",)),
     SecretRule(
         "atlassian-api-token",
@@ -2600,7 +2588,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "pypi-token",
-        r"(?<![\w-])pypi-AgE[A-Za-z0-9_-]{60,1000}+",
+        r"(?<![\w-])pypi-AgE[\w-]{60,1000}+",
         "gitleaks pypi.go; trufflehog pypi",
         keywords=("pypi-age",),
     ),
@@ -2618,7 +2606,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "docker-hub-token",
-        r"(?<![\w-])dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])dckr_(?:pat|oat)_[\w-]{27,40}+(?![\w-])",
         "trufflehog dockerhub; Docker Hub access token docs",
         keywords=("dckr_",),
     ),
@@ -2637,7 +2625,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "circleci-token",
-        r"(?<![\w-])CCIP(?:AT|RJ)_[A-Za-z0-9_]{40,80}+(?![A-Za-z0-9_])",
+        r"(?<![\w-])CCIP(?:AT|RJ)_[\w]{40,80}+(?![\w])",
         "trufflehog circleci; CircleCI personal API token docs",
         keywords=("ccip",),
     ),
@@ -2683,10 +2671,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "harness-token",
         r"at\.(?<=[ps]at\.)"
         + _token_start(r"[ps]at\.")
-        + r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"
+        + r"[\w-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"
         + r"(?![A-Za-z0-9])",
         "gitleaks harness.go; trufflehog harness",
-        example=r"[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
+        example=r"[ps]at\.[\w-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
         keywords=("at.",),
     ),
     # --- Payment and commerce.
@@ -2704,11 +2692,11 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("stripe-api-key", r"(?<![\w-])whsec_[A-Za-z0-9]{32,128}+(?![A-Za-z0-9])", keywords=("whsec_",)),
     SecretRule(
         "square-token",
-        r"(?<![\w-])sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sq0(?:atp|csp)-[\w-]{22,60}+(?![\w-])",
         "gitleaks square.go; trufflehog square",
         keywords=("sq0",),
     ),
-    SecretRule("square-token", r"(?<![\w-])EAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])", keywords=("eaaa",)),
+    SecretRule("square-token", r"(?<![\w-])EAAA[\w-]{60}(?![\w-])", keywords=("eaaa",)),
     SecretRule(
         "braintree-access-token",
         r"(?<![\w-])access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![A-Za-z0-9])",
@@ -2783,15 +2771,15 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # anchored on the first dot, the ID checked behind.
     SecretRule(
         "discord-bot-token",
-        r"\.[A-Za-z0-9_-]{6}\."
-        r"(?:(?<=[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.)"
-        + _token_start(r"[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.")
-        + r"|(?<=[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.)"
-        + _token_start(r"[MNO][A-Za-z0-9_-]{25}\.[A-Za-z0-9_-]{6}\.")
-        + r")[A-Za-z0-9_-]{27,38}+"
-        + r"(?![A-Za-z0-9_-])",
+        r"\.[\w-]{6}\."
+        r"(?:(?<=[MNO][\w-]{23}\.[\w-]{6}\.)"
+        + _token_start(r"[MNO][\w-]{23}\.[\w-]{6}\.")
+        + r"|(?<=[MNO][\w-]{25}\.[\w-]{6}\.)"
+        + _token_start(r"[MNO][\w-]{25}\.[\w-]{6}\.")
+        + r")[\w-]{27,38}+"
+        + r"(?![\w-])",
         "gitleaks discord.go; trufflehog discordbottoken",
-        example=r"[MNO][A-Za-z0-9_-]{23}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
+        example=r"[MNO][\w-]{23}\.[\w-]{6}\.[\w-]{27,38}",
     ),
     SecretRule(
         "discord-api-key",
@@ -2802,15 +2790,15 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "discord-webhook",
-        r"(?<![\w-])discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,68}(?![A-Za-z0-9_-])",
+        r"(?<![\w-])discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[\w-]{60,68}(?![\w-])",
         "gitleaks discord.go; trufflehog discordwebhook",
         keywords=("discord",),
     ),
     SecretRule(
         "telegram-bot-token",
-        r":A(?<=[0-9]{8}:A)[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])",
+        r":A(?<=[0-9]{8}:A)[\w-]{34}(?![\w-])",
         "gitleaks telegram.go; trufflehog telegrambottoken",
-        example=r"[0-9]{8,10}:A[A-Za-z0-9_-]{34}",
+        example=r"[0-9]{8,10}:A[\w-]{34}",
         keywords=(":a",),
     ),
     SecretRule(
@@ -2821,7 +2809,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "sendgrid-api-key",
-        r"(?<![\w-])SG\.[A-Za-z0-9_-]{20,24}+\.[A-Za-z0-9_-]{39,50}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])SG\.[\w-]{20,24}+\.[\w-]{39,50}+(?![\w-])",
         "gitleaks sendgrid.go; trufflehog sendgrid",
         keywords=("sg.",),
     ),
@@ -2853,13 +2841,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --- AI and ML providers.
     SecretRule(
         "anthropic-api-key",
-        r"(?<![\w-])sk-ant-(?:api|admin|sid)[0-9]{2}-[A-Za-z0-9_-]{80,120}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sk-ant-(?:api|admin|sid)[0-9]{2}-[\w-]{80,120}+(?![\w-])",
         "gitleaks anthropic.go; trufflehog anthropic",
         keywords=("sk-ant-",),
     ),
     SecretRule(
         "openai-api-key",
-        r"(?<![\w-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sk-(?:proj|svcacct|admin)-[\w-]{40,300}+(?![\w-])",
         "gitleaks openai.go; trufflehog openai",
         keywords=("sk-",),
     ),
@@ -2867,7 +2855,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # so that "sk-learn" or a kebab-case name is not a key.
     SecretRule(
         "sk-api-key",
-        r"(?<![\w-])sk-(?P<value>[A-Za-z0-9_-]{32,300}+)",
+        r"(?<![\w-])sk-(?P<value>[\w-]{32,300}+)",
         "trufflehog deepseek, openrouter, openai (legacy sk-)",
         example=r"sk-[A-Za-z0-9]{48}",
         judge="token-value",
@@ -2894,7 +2882,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "replicate-api-token",
-        r"(?<![\w-])r8_[A-Za-z0-9_-]{37}(?![A-Za-z0-9_-])",
+        r"(?<![\w-])r8_[\w-]{37}(?![\w-])",
         "trufflehog replicate; Replicate API tokens docs (r8_)",
         keywords=("r8_",),
     ),
@@ -2906,7 +2894,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "xai-api-key",
-        r"(?<![\w-])xai-[A-Za-z0-9_]{70,90}+(?![A-Za-z0-9_])",
+        r"(?<![\w-])xai-[\w]{70,90}+(?![\w])",
         "trufflehog xai; x.ai console API keys",
         keywords=("xai-",),
     ),
@@ -2933,7 +2921,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "new-relic-key",
-        r"(?<![\w-])NR(?:AK-[A-Z0-9]{27}|II-[A-Za-z0-9_-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
+        r"(?<![\w-])NR(?:AK-[A-Z0-9]{27}|II-[\w-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
         "gitleaks newrelic.go; trufflehog newrelicpersonalapikey, newrelicinsightsinsertkey",
         keywords=("nr",),
     ),
@@ -2983,7 +2971,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "mapbox-secret-token",
-        r"(?<![\w-])sk\.eyJ[A-Za-z0-9_-]{20,1000}+\.[A-Za-z0-9_-]{20,100}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])sk\.eyJ[\w-]{20,1000}+\.[\w-]{20,100}+(?![\w-])",
         "gitleaks mapbox.go; trufflehog mapbox",
         keywords=("sk.eyj",),
     ),
@@ -3034,13 +3022,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "figma-token",
-        r"(?<![\w-])figd_[A-Za-z0-9_-]{40,48}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])figd_[\w-]{40,48}+(?![\w-])",
         "trufflehog figmapersonalaccesstoken; Figma PAT docs (figd_)",
         keywords=("figd_",),
     ),
     SecretRule(
         "contentful-token",
-        r"(?<![\w-])CFPAT-[A-Za-z0-9_-]{43,48}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])CFPAT-[\w-]{43,48}+(?![\w-])",
         "gitleaks contentful.go; trufflehog contentfulpersonalaccesstoken",
         keywords=("cfpat-",),
     ),
@@ -3053,7 +3041,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --- Secret managers.
     SecretRule(
         "vault-token",
-        r"(?<![\w-])hv[bsr]\.[A-Za-z0-9_-]{24,300}+(?![A-Za-z0-9_-])",
+        r"(?<![\w-])hv[bsr]\.[\w-]{24,300}+(?![\w-])",
         "gitleaks hashicorp_vault.go; trufflehog hashicorpvault",
         keywords=("hv",),
     ),
@@ -3086,7 +3074,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # its own is named after it when it is also the value of an assignment.
     SecretRule(
         "jwt",
-        r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,1000}+\.eyJ[A-Za-z0-9_-]{8,8000}+\.[A-Za-z0-9_-]{0,2000}+",
+        r"(?<![\w-])eyJ[\w-]{8,1000}+\.eyJ[\w-]{8,8000}+\.[\w-]{0,2000}+",
         "gitleaks jwt.go; trufflehog jwt; RFC 7519",
         keywords=("eyj",),
     ),
@@ -3282,7 +3270,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # of its forms.
     SecretRule(
         "credential-assignment",
-        r"(?P<key>[Pp](?:[Ww]|[Ss][Kk]|[Aa][Tt][Ss]?+))(?![A-Za-z0-9_])[\\\"'`]{0,2}+"
+        r"(?P<key>[Pp](?:[Ww]|[Ss][Kk]|[Aa][Tt][Ss]?+))(?![\w])[\\\"'`]{0,2}+"
         r"(?:[ \t]{0,8}+(?::{0,2}+=|:|\uff1a|\uff1d)(?![=>:/])|[ \t]++(?=[IiWwAaEeLlFfOoTt\u00e8\u00e9])(?:"
         + _PROSE_IS
         + r"(?=[ \t])|"
