@@ -60,7 +60,7 @@ RELEASED_NAME = "conversation_projection_0_2_0"
 
 ACCEPTED = "accepted"
 GATE_CODE = "selection_secret"
-CORPORA = ("generated", "look-alikes", "peer")
+CORPORA = ("generated", "look-alikes", "peer", "decided")
 # The seeds test_secret_gate uses for the same sections.
 CORPUS_SEEDS = (1, 2)
 ROW_SEED = 0
@@ -193,11 +193,34 @@ def peer(gate: types.ModuleType, tables: Sequence[Sequence[Any]]) -> Iterator[Ca
                 yield case("peer", f"generic/{identifier}/{name}", text, description, secret=True)
 
 
+# Texts whose answers were decided one by one: near-identical pairs, and the
+# words for password in languages written in plain ASCII, each alone in its
+# selection (whether it is secret-shaped is the answer decided for it).
+MADE_UP_VALUE = "Xk9pQ2mZ" + "7vLwR4"
+DECIDED = (
+    ("password: Summer2024", True),
+    ("Password Summer2024", False),
+    (f'"password","{MADE_UP_VALUE}"', True),
+    (f"password,{MADE_UP_VALUE}", False),
+    ("PIN: 4f9Kx2LmQ8", False),
+    (f"SUBSCRIPTION_KEY={MADE_UP_VALUE}aB", True),
+    (f"Ocp-Apim-Subscription-Key: {MADE_UP_VALUE}aB", True),
+    (f"senha: {MADE_UP_VALUE}", True),
+    (f"wachtwoord: {MADE_UP_VALUE}", True),
+    (f"salasana: {MADE_UP_VALUE}", True),
+)
+
+
+def decided() -> Iterator[Case]:
+    for text, secret in DECIDED:
+        yield case("decided", "pairs", text, repr(text), secret=secret)
+
+
 def cases(tables: Sequence[Sequence[Any]]) -> list[Case]:
-    """Every case of the three corpora, each key once, in the order made."""
+    """Every case of the corpora, each key once, in the order made."""
     gate = suite_module("test_secret_gate")
     unique: dict[str, Case] = {}
-    for made in (generated(gate, tables), look_alikes(gate), peer(gate, tables)):
+    for made in (generated(gate, tables), look_alikes(gate), peer(gate, tables), decided()):
         for item in made:
             unique.setdefault(item.key, item)
     return list(unique.values())
