@@ -2021,7 +2021,7 @@ _VALUE_UNTIL_CALL = (
 # inside it, which would read up to the same "(", is not tried (2 MiB of
 # "pwd=" repeated with a "(" every 250 characters cost seconds).  A row that
 # goes on after its value turns such a value away itself.
-_VALUE = _VALUE_UNTIL_CALL + r"(?P<call>(?=[(\[]))?)"
+VALUE = _VALUE_UNTIL_CALL + r"(?P<call>(?=[(\[]))?)"
 _VALUE_THEN = _VALUE_UNTIL_CALL + r"(?![(\[]))"
 # A number alone right after a key and "=" or ":" (port=5432,
 # max_tokens: 4096, pwd="000000"): no form of a value admits it and, with
@@ -2029,7 +2029,7 @@ _VALUE_THEN = _VALUE_UNTIL_CALL + r"(?![(\[]))"
 # the assignment can start there, so the key is turned away at one look
 # instead of after every form was tried (a text of such pairs once cost
 # most of the bound).
-_NUMBER_ASSIGNED = (
+NUMBER_ASSIGNED = (
     r"(?![\\\"'`\]*]{0,3}+[=:][ \t]{0,8}+"
     rf"(?:[0-9]++(?:[{_BARE_VALUE_END}]|\Z)|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
 )
@@ -2126,7 +2126,7 @@ def _password_flag_after(command: str, longest_token: int, tokens: int, flag: st
     the match from there reads on, so that a run of commands costs one step
     each, not one for every token each could read."""
     between = rf"(?:[ \t]++(?:(?!{command}[ \t])[^\s\x00]){{1,{longest_token}}}+){{0,{tokens}}}?"
-    return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + _VALUE
+    return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + VALUE
 
 
 def _flag_keywords(flag: str) -> tuple[str, str]:
@@ -2163,7 +2163,7 @@ _READS_STDIN = (
 # jumps to their first characters, and at each the engine passes over an
 # alternative whose literal differs without entering it (a look behind per
 # alternative cost a step each at every "s", "p" and "c" of a text).
-_STDIN_FLAGS = (
+STDIN_FLAGS = (
     r"/usr/bin/sudo"
     + _SUDO_FLAGS
     + r"|sudo"
@@ -3138,7 +3138,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         rf"|p(?=(?:(?!=-p)[A-Za-z0-9!@#$%^&*_+=~.-]){_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++(?!-)"
         r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+(?:(?!=-)[^\s:\"'\x00]){0,64}+:"
-        r"|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))" + _VALUE,
+        r"|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))" + VALUE,
         "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus, sshpass, sqlcmd,"
         " mosquitto and zip",
         example=r"--password=[A-Za-z0-9]{14}",
@@ -3196,7 +3196,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # of "chpasswd" repeated read 128 characters from each.
     SecretRule(
         "credential-flag",
-        r"(?:" + _STDIN_FLAGS + r")(?:(?!" + _STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<[ \t]*+(?P<password>)" + _VALUE,
+        r"(?:" + STDIN_FLAGS + r")(?:(?!" + STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<[ \t]*+(?P<password>)" + VALUE,
         keywords=("<<<",),
         example=r"docker login -u ci --password-stdin <<< [A-Za-z0-9]{14}",
         judge="assigned-value",
@@ -3225,7 +3225,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-flag",
         _NET_USE
         + r"(?:[ \t]++[^\s\x00/]{1,256}+){1,2}?[ \t]++(?P<password>)"
-        + _VALUE
+        + VALUE
         + r"(?=[ \t]++"
         + _NET_USER_FLAG
         + ")",
@@ -3238,7 +3238,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "credential-flag",
         r"(?<![\w-])vault[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
-        rf"(?![^{_BARE_VALUE_END}=]{{0,256}}+=)(?P<password>)" + _VALUE,
+        rf"(?![^{_BARE_VALUE_END}=]{{0,256}}+=)(?P<password>)" + VALUE,
         "vault login (HashiCorp Vault CLI docs)",
         keywords=("vault",),
         example=r"vault login [A-Za-z0-9]{24}",
@@ -3257,7 +3257,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # is …"), where the key names a secret.
     SecretRule(
         "credential-assignment",
-        r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + _NUMBER_ASSIGNED + _ASSIGNMENT + _VALUE,
+        r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + NUMBER_ASSIGNED + _ASSIGNMENT + VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
         keywords=("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth"),
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
@@ -3276,7 +3276,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + r"(?=[ \t])|"
         + _PROSE_FOR
         + r"))"
-        r"[ \t]{0,8}+" + _VALUE,
+        r"[ \t]{0,8}+" + VALUE,
         keywords=("pw", "psk", "pat"),
         example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
         judge="assigned-value",
@@ -3295,7 +3295,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + r"|"
         + _ASSIGNMENT
         + r")"
-        + _VALUE,
+        + VALUE,
         keywords=(
             *("\u043f\u0430\u0440\u043e\u043b\u044c", "\u5bc6\u7801", "\u5bc6\u78bc", "\u53e3\u4ee4"),
             *("\u30d1\u30b9\u30ef\u30fc\u30c9", "\ube44\ubc00\ubc88\ud638", "contrase\u00f1a"),
@@ -3311,7 +3311,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"|[Ll]\u00f6senord|L\u00d6SENORD|[Ss]alasana|SALASANA|[Jj]elsz\u00f3|JELSZ\u00d3)(?:"
         + _ASSIGNMENT
         + r")"
-        + _VALUE,
+        + VALUE,
         keywords=("senha", "wachtwoord", "has\u0142o", "\u015fifre", "l\u00f6senord", "salasana", "jelsz\u00f3"),
         example="(?:has\u0142o|l\u00f6senord|jelsz\u00f3|\u015fifre): [A-Za-z0-9]{14}",
         judge="assigned-value",
@@ -3319,7 +3319,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # Dockerfile: ENV KEY value (the form without "=").
     SecretRule(
         "credential-assignment",
-        r"(?<![\w-])ENV[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + _VALUE,
+        r"(?<![\w-])ENV[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + VALUE,
         example=r"ENV (?:API_TOKEN|DB_PASSWORD) [A-Za-z0-9]{20}",
         judge="assigned-value",
         keywords=("env",),
@@ -3328,7 +3328,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "credential-assignment",
         # Anchored on the ":" after the host, which the engine jumps to.
-        r":(?<=[A-Za-z0-9_.*-]:)(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:(?P<password>)" + _VALUE,
+        r":(?<=[A-Za-z0-9_.*-]:)(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:(?P<password>)" + VALUE,
         example=r"db\.internal:5432:app:deploy:[A-Za-z0-9]{14}",
         judge="assigned-value",
         keywords=(":",),
@@ -3337,7 +3337,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # read by the row above; IDENTIFIED BY has no key word of its own.
     SecretRule(
         "credential-assignment",
-        r"[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd][ \t]++[Bb][Yy][ \t]++(?P<password>)" + _VALUE,
+        r"[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd][ \t]++[Bb][Yy][ \t]++(?P<password>)" + VALUE,
         "MySQL, MariaDB and Oracle manuals (CREATE USER, ALTER USER, GRANT)",
         keywords=("identified",),
         example=r"CREATE USER 'app'@'%' IDENTIFIED BY '[A-Za-z0-9]{14}'",
@@ -3347,7 +3347,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # redis.conf requirepass and masterauth, slapd.conf rootpw, nslcd bindpw.
     SecretRule(
         "credential-assignment",
-        r"(?:requirepass|masterauth|rootpw|bindpw|bind_pw)[ \t]++(?P<password>)" + _VALUE,
+        r"(?:requirepass|masterauth|rootpw|bindpw|bind_pw)[ \t]++(?P<password>)" + VALUE,
         "redis.conf, slapd.conf(5) and nslcd.conf(5)",
         # The directives themselves: "pass", "auth" or "pw" are in most texts
         # that hold any key, and the pattern would then try every r, m and b.
@@ -3360,7 +3360,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-assignment",
         TOKEN_START
         + r"machine[ \t]++[^\s\x00]{1,253}+\s{1,16}+login[ \t]++[^\s\x00]{1,128}+\s{1,16}+password[ \t]++(?P<password>)"
-        + _VALUE,
+        + VALUE,
         keywords=("machine",),
         example=r"machine api\.example\.org login deploy password [A-Za-z0-9]{14}",
         judge="assigned-value",
@@ -3878,7 +3878,7 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
     if group == "value" and raw.strip("\"'`").isdigit():
         return None, match.end(), "number"
     if groups.get("call") is not None:
-        return None, match.end(), "code"  # see _VALUE
+        return None, match.end(), "code"  # see VALUE
     value, offset = _unwrapped(raw, match.start(group))
     quoted = raw[0] in "\"'`" and raw[-1] == raw[0] and len(raw) > 1
     # A quoted value turned away may hold a credential of its own: the

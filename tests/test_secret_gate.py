@@ -2238,14 +2238,14 @@ class TestShortcuts(unittest.TestCase):
         row finds without it."""
         import re
 
-        rows = [rule for rule in cp.SECRET_RULES if cp._NUMBER_ASSIGNED in rule.pattern]
+        rows = [rule for rule in cp.SECRET_RULES if cp.NUMBER_ASSIGNED in rule.pattern]
         self.assertEqual(len(rows), 1)
         shortcut = re.compile(rows[0].pattern, re.ASCII)
-        long_way = re.compile(rows[0].pattern.replace(cp._NUMBER_ASSIGNED, ""), re.ASCII)
-        self.assertIsNone(re.match(cp._NUMBER_ASSIGNED, '"=000000 '), "a number after a key is turned away")
-        self.assertIsNone(re.match(cp._NUMBER_ASSIGNED, ": 4096\n"))
-        self.assertIsNotNone(re.match(cp._NUMBER_ASSIGNED, "::4096\n"), "the value may be :4096")
-        self.assertIsNotNone(re.match(cp._NUMBER_ASSIGNED, "=0000x0 "))
+        long_way = re.compile(rows[0].pattern.replace(cp.NUMBER_ASSIGNED, ""), re.ASCII)
+        self.assertIsNone(re.match(cp.NUMBER_ASSIGNED, '"=000000 '), "a number after a key is turned away")
+        self.assertIsNone(re.match(cp.NUMBER_ASSIGNED, ": 4096\n"))
+        self.assertIsNotNone(re.match(cp.NUMBER_ASSIGNED, "::4096\n"), "the value may be :4096")
+        self.assertIsNotNone(re.match(cp.NUMBER_ASSIGNED, "=0000x0 "))
         rng = random.Random(95)
         keys = ["pwd", "db_password", "apiKey", "max_tokens", "Passwort", "tokentoken", "secret.key", "AUTH"]
         closers = ["", '"', "'", "`", "]", "*", "\\", '"]', '\\"']
@@ -2270,7 +2270,7 @@ class TestShortcuts(unittest.TestCase):
         as the read of 128 characters from the first finds."""
         import re
 
-        stops = "(?:(?!" + cp._STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<"
+        stops = "(?:(?!" + cp.STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<"
         rows = [rule for rule in cp.SECRET_RULES if stops in rule.pattern]
         self.assertEqual(len(rows), 1)
         long_way = re.compile(rows[0].pattern.replace(stops, r"[^|<\n\x00]{0,128}+<<<"))
@@ -2338,7 +2338,7 @@ class TestShortcuts(unittest.TestCase):
         that end in a value mark it, and the scan moves past it whole."""
         import re
 
-        rows = [rule for rule in cp.SECRET_RULES if rule.pattern.endswith(cp._VALUE)]
+        rows = [rule for rule in cp.SECRET_RULES if rule.pattern.endswith(cp.VALUE)]
         self.assertGreater(len(rows), 10)
         assignment = next(rule for rule in rows if rule.pattern.startswith("(?P<key>"))
         for text in ("password=config.Get(", "db_pass=settings.DB[", "pwd=" * 40 + "("):
