@@ -1979,9 +1979,12 @@ def parse_selection(data: bytes) -> JsonObject:
 #   ``value`` or ``secret``, ``password`` (the value is a password's),
 #   ``user`` (a URL's), ``spaced`` and ``call`` (see JUDGES).
 
-# The words of a key that names a secret, in any case, found inside longer
-# words too (db_password, apiKey, X-Auth-Token, Kennwort).
-_CREDENTIAL_KEY_STEM = "(?i:pass|pwd|secret|cred|token|kennwort|key|auth)"
+# The key words: a key that may name a secret holds one of them, in any
+# case and inside longer words too (db_password, apiKey, X-Auth-Token,
+# Kennwort).  Whether the key does name one is for KEY_JUDGEMENTS, which read
+# its words (PASSWORD_WORDS, SECRET_WORDS, KEY_QUALIFIERS).
+KEY_WORDS = ("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth")
+_CREDENTIAL_KEY_STEM = "(?i:" + "|".join(KEY_WORDS) + ")"
 # The rest of a key after its stem: identifier characters up to the next
 # stem, which starts a key of its own.  A run of stems (pwpwpw…, keykey…)
 # then costs one step per stem, not a read of the whole tail at each; and
@@ -3259,7 +3262,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "credential-assignment",
         r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + ")" + NUMBER_ASSIGNED + _ASSIGNMENT + VALUE,
         "gitleaks generic.go, nuget.go, kubernetes.go; the key and value judgement below",
-        keywords=("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth"),
+        keywords=KEY_WORDS,
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
         judge="assigned-value",
     ),
