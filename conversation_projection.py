@@ -6550,6 +6550,9 @@ def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader, mig
             outcome.extra["migratedFrom"] = stored[1]
         return outcome
     except BaseException as error:
+        # The way out starts here: it gets the reserve (no call, no frame to
+        # make), so that memory that ran out does not fail each step after.
+        RESERVE.block = None
         try:
             remove_derived(owned)
         except ProjectionError:
