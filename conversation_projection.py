@@ -5912,9 +5912,11 @@ class _Reserve:
     """Address space set aside at the start of a run for its way out: when
     memory runs out, what is left to do (check and remove the lock, make
     and print the line) must not be what fails.  Released before the lock is
-    released and the line is made.  Allocated with calloc and never touched,
-    and larger than malloc's threshold for mapping a block of its own, so
-    that freeing it hands the address space back to the process."""
+    released and the line is made.  Allocated with calloc and never touched
+    (it costs address space, not memory), and as a rule larger than malloc's
+    threshold for mapping a block of its own (glibc's starts at 128 KiB and
+    rises only to the size of a mapped block freed before), so that freeing
+    it hands the address space back rather than keeping it in the heap."""
 
     __slots__ = ("block",)
 
