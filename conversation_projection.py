@@ -5907,45 +5907,117 @@ def remove_derived(owned: OwnedDir) -> None:
 # ---------------------------------------------------------------------------
 
 
+class _Reserve:
+    """Address space set aside at the start of a run for its way out: when
+    memory runs out, what is left to do (check and remove the lock, make
+    and print the line) must not be what fails.  Released before the lock is
+    released and the line is made.  Allocated with calloc and never touched
+    (it costs address space, not memory), and as a rule larger than malloc's
+    threshold for mapping a block of its own (glibc's starts at 128 KiB and
+    rises only to the size of a mapped block freed before), so that freeing
+    it hands the address space back rather than keeping it in the heap."""
+
+    __slots__ = ("block",)
+
+    def __init__(self) -> None:
+        self.block: bytes | None = None
+
+    def take(self) -> None:
+        self.block = None
+        try:
+            self.block = bytes(RESERVE_BYTES)
+        except MemoryError:
+            pass  # the run then meets the same lack, and answers it
+
+    def release(self) -> None:
+        self.block = None
+
+
+RESERVE_BYTES = 4 * 1024 * 1024
+RESERVE = _Reserve()
+# The lock's name as the system call takes it, made at import: removing the
+# lock in the last resort (os.unlink relative to the root's descriptor)
+# then needs no new memory.
+LOCK_NAME_BYTES = os.fsencode(LOCK_NAME)
+
+
 class Lock:
     """``projection.lock``, taken by exclusive create.  Its owner removes it,
     and only while the name still holds the file it created: inode numbers
-    are reused at once, so the content carries a random token as well."""
+    are reused at once, so the content carries a random token as well.
+
+    Short of memory (or descriptors) the lock is still removed: ``created``
+    is set, without allocating, as soon as the file exists; the check of the
+    name is tried again once the run's reserve is released, and when even
+    that cannot be made the file is removed unchecked.  Its name can hold
+    another process's lock only if someone removed this one by hand during
+    the run; left behind, it would refuse every later run (state_locked)."""
+
+    __slots__ = ("created", "identity", "owned")
 
     def __init__(self, owned: OwnedDir) -> None:
         self.owned = owned
         self.identity: tuple[int, int, bytes] | None = None
+        self.created = False
 
     def acquire(self) -> None:
-        fd = self.owned.create_exclusive(LOCK_NAME, if_exists="state_locked")
+        # Made before the file exists, so that nothing between its creation
+        # and the try below can fail for lack of memory.
         # The PID tells an operator which process to look for.
         content = f"{os.getpid()} {os.urandom(8).hex()}\n".encode("ascii")
+        fd = self.owned.create_exclusive(LOCK_NAME, if_exists="state_locked")
+        self.created = True
         try:
             with STATE_IO:
                 st = os.fstat(fd)
                 if os.write(fd, content) != len(content):
                     raise OSError(errno.EIO, "short write")
+            self.identity = (st.st_dev, st.st_ino, content)
         except BaseException:
             os.close(fd)
-            try:
-                self.owned.unlink(LOCK_NAME)
-            except ProjectionError:
-                pass
+            self.release()
             raise
         os.close(fd)
-        self.identity = (st.st_dev, st.st_ino, content)
+
+    def _still_ours(self) -> bool:
+        """Whether the name still holds the file this lock created.  Raises
+        MemoryError, or resource_exhausted, when that cannot be told."""
+        if self.identity is None:
+            return True  # created, then the run failed before it was written
+        st = self.owned.lstat(LOCK_NAME)
+        same_file = st is not None and (st.st_dev, st.st_ino) == self.identity[:2]
+        return same_file and self.owned.read(LOCK_NAME, 64, "state_locked") == self.identity[2]
 
     def release(self) -> None:
-        if self.identity is None:
+        if not self.created:
             return
-        try:
-            st = self.owned.lstat(LOCK_NAME)
-            same_file = st is not None and (st.st_dev, st.st_ino) == self.identity[:2]
-            if same_file and self.owned.read(LOCK_NAME, 64, "state_locked") == self.identity[2]:
-                self.owned.unlink(LOCK_NAME)
-        except ProjectionError:
-            pass
+        RESERVE.release()
+        ours = True
+        for _attempt in (1, 2):
+            try:
+                ours = self._still_ours()
+                break
+            except MemoryError:
+                pass
+            except ProjectionError as error:
+                if error.code != "resource_exhausted":
+                    ours = False  # unreadable, or too long to be ours: not touched
+                    break
+        if ours:
+            self._remove()
+        self.created = False
         self.identity = None
+
+    def _remove(self) -> None:
+        """Remove the lock's name with no new memory where the root is held
+        by a descriptor: a prepared bytes name, no path built."""
+        try:
+            if self.owned.fd is not None:
+                os.unlink(LOCK_NAME_BYTES, dir_fd=self.owned.fd)
+            else:
+                os.unlink(os.path.join(self.owned.path, LOCK_NAME))
+        except (OSError, MemoryError):
+            pass  # already gone, or the directory refuses: nothing more to do
 
 
 class Signals:
@@ -6479,6 +6551,9 @@ def update(owned: OwnedDir, loaded: LoadedSelection, loader: GraphifyLoader, mig
             outcome.extra["migratedFrom"] = stored[1]
         return outcome
     except BaseException as error:
+        # The way out starts here: it gets the reserve (no call, no frame to
+        # make), so that memory that ran out does not fail each step after.
+        RESERVE.block = None
         try:
             remove_derived(owned)
         except ProjectionError:
@@ -6793,6 +6868,8 @@ def execute(argv: Sequence[str], loader: GraphifyLoader = load_graphify) -> tupl
         outcome = run(parse_arguments(argv), loader)
     except BaseException as error:
         outcome = Outcome.refusal(as_resource_refusal(error))
+    finally:
+        RESERVE.release()
     # Memory that runs out while the line is made: main() answers.
     return CODES[outcome.code], result_line(outcome)
 
@@ -6889,15 +6966,26 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     RUN_MARKS.reset()
     try:
         return _main(argv, loader)
-    except MemoryError:
+    except BaseException:
+        # Outside execute() only a lack of memory can fail (a MemoryError,
+        # or what the interpreter made of one).  Written here, with no call
+        # of the adapter's own: a call may need memory for its frame.
+        RESERVE.block = None
         if not RUN_MARKS.printed:
             RUN_MARKS.printed = True
-            _write_all(EXHAUSTED_LINES[RUN_MARKS.withdrawn])
+            try:
+                os.write(1, EXHAUSTED_LINES[RUN_MARKS.withdrawn])
+            except BaseException:  # noqa: S110 - written, but its count could not be made; or stdout is gone
+                pass
         return RUN_MARKS.exit_code
 
 
 def _main(argv: Sequence[str] | None, loader: GraphifyLoader) -> int:
     import gc
+
+    # What the way out needs is imported now, while memory is there: the
+    # line is made with json, and a lazy import at exit could be what fails.
+    import json  # noqa: F401 - imported for result_line()
 
     _reserve_standard_descriptors()
     previous_umask = os.umask(0o077)
@@ -6910,6 +6998,7 @@ def _main(argv: Sequence[str] | None, loader: GraphifyLoader) -> int:
     collecting = gc.isenabled()
     gc.disable()
     SIGNALS.install()
+    RESERVE.take()
     try:
         exit_code, line = execute(sys.argv[1:] if argv is None else argv, loader)
         emit(line, exit_code)
@@ -6930,4 +7019,13 @@ def _main(argv: Sequence[str] | None, loader: GraphifyLoader) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except MemoryError:
+        # Not even the exit could be made (SystemExit is an object too): the
+        # line is out (or the prepared one is written now), its status follows.
+        try:
+            if not RUN_MARKS.printed:
+                os.write(1, EXHAUSTED_LINES[RUN_MARKS.withdrawn])
+        finally:
+            os._exit(RUN_MARKS.exit_code)

@@ -2309,6 +2309,36 @@ class TestLock(TempDirTestCase):
         lock.release()
         self.assertEqual(os.listdir(self.state), ["projection.lock"])
 
+    def test_memory_that_runs_out_around_the_lock_leaves_none(self) -> None:
+        """Issue 33: a run under ``ulimit -v`` left projection.lock behind
+        when memory ran out while the lock was made (its content was made
+        after the file) or while its release checked the name.  The content
+        is made first; the check is tried again after the run's reserve is
+        released, and the lock is removed unchecked when it cannot be made."""
+        owned = self.owned_empty_state()
+        with unittest.mock.patch.object(cp.os, "urandom", side_effect=MemoryError), self.assertRaises(MemoryError):
+            cp.Lock(owned).acquire()
+        self.assertEqual(os.listdir(self.state), [])
+        with unittest.mock.patch.object(cp.os, "fstat", side_effect=MemoryError), self.assertRaises(MemoryError):
+            cp.Lock(owned).acquire()
+        self.assertEqual(os.listdir(self.state), [])
+        for failure in (MemoryError(), cp.ProjectionError("resource_exhausted")):
+            with self.subTest(type(failure).__name__):
+                lock = cp.Lock(owned)
+                lock.acquire()
+                cp.RESERVE.take()
+                with unittest.mock.patch.object(cp.OwnedDir, "lstat", side_effect=failure) as lstat:
+                    lock.release()
+                self.assertEqual(lstat.call_count, 2)
+                self.assertIsNone(cp.RESERVE.block)
+                self.assertEqual(os.listdir(self.state), [])
+        # Once is enough when the second try can tell: a lock not its own stays.
+        lock = cp.Lock(owned)
+        lock.acquire()
+        with unittest.mock.patch.object(cp.OwnedDir, "lstat", side_effect=[MemoryError(), os.stat(self.state)]):
+            lock.release()
+        self.assertEqual(os.listdir(self.state), ["projection.lock"])
+
 
 class TestGraphifyBoundary(TempDirTestCase):
     def test_failures_keep_new_state_and_no_derived_files(self) -> None:

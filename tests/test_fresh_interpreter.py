@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import string
@@ -165,6 +166,29 @@ def make_fake_graphify_venv(root: str) -> str:
     with open(os.path.join(record, "METADATA"), "w", encoding="utf-8") as handle:
         handle.write(f"Metadata-Version: 2.1\nName: graphifyy\nVersion: {FAKE_VERSION}\n")
     return python
+
+
+# A frame of one of the module's functions, as a traceback or a fatal error's
+# dump writes it: only code that ran after the module was loaded is there.
+MODULE_FUNCTION_FRAME = re.compile(
+    rb'File "[^"]*' + re.escape(os.path.basename(MODULE).encode()) + rb'", line \d+,? in (?!<module>)'
+)
+
+
+def failed_to_start(result: Result) -> bool:
+    """Whether a run that printed nothing is Python's own start-up failing:
+    the interpreter, or the compiling and loading of the module, ran out and
+    said so on stderr.  Once the module's main() runs, stderr is discarded
+    and nothing from the run can reach it, so a report there that names none
+    of the module's functions came before any of its code ran; a run with
+    no line and an empty stderr, or one whose report names main(), did start
+    and failed to answer."""
+    return (
+        not result.lines
+        and result.returncode != 0
+        and bool(result.stderr)
+        and MODULE_FUNCTION_FRAME.search(result.stderr) is None
+    )
 
 
 class FreshInterpreterCase(TempDirTestCase):
@@ -381,9 +405,13 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
 
     def limited_runs(self, kind: int, limits: Sequence[int], args: Callable[[int], list[str]]) -> dict[int, Result]:
         """One run per limit of ``kind`` (resource.RLIMIT_*), set in the child
-        before it executes the interpreter.  A limit so low that the
-        interpreter cannot start prints nothing: those runs must all lie
-        below the ones that print their line."""
+        before it executes the interpreter; the runs that started, by limit.
+        A limit so low that the interpreter cannot start, or cannot compile
+        and load the module, prints nothing and says so on stderr (see
+        ``failed_to_start``); where exactly that happens can differ from one
+        run to the next by a little, so it is judged run by run, not as one
+        boundary.  Every other run prints exactly one line and nothing on
+        stderr.  No run that failed to start lies above the highest limit."""
 
         def runs_with(limit: int) -> Result:
             def apply() -> None:
@@ -392,14 +420,14 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
             return self.cli(args(limit), preexec_fn=apply)
 
         results = {limit: runs_with(limit) for limit in limits}
-        started = [limit for limit, result in results.items() if result.lines]
+        started = {limit: result for limit, result in results.items() if not failed_to_start(result)}
         self.assertTrue(started, "no limit let the interpreter start")
-        for limit, result in results.items():
-            if limit >= min(started):
-                with self.subTest(limit=limit):
-                    self.assertEqual(result.stderr, b"")
-                    self.assertEqual(len(result.lines), 1)
-        return {limit: results[limit] for limit in started}
+        self.assertIn(max(results), started, "the highest limit must let the interpreter start")
+        for limit, result in started.items():
+            with self.subTest(limit=limit):
+                self.assertEqual(result.stderr, b"")
+                self.assertEqual(len(result.lines), 1)
+        return started
 
     @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
     def test_out_of_descriptors(self) -> None:
