@@ -923,8 +923,9 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         shapes = {
             "keys assigned again": (
                 lambda: "#" + "".join(rng.choices(ALNUM, k=3)) + "_password=" + "".join(rng.choices(punctuation, k=2)),
-                # More candidates than the bound on judgements allows.
-                "selection_limit",
+                # More candidates than the bound on judgements allows, and a
+                # text before the bound whose last value reads as a password.
+                "selection_secret",
             ),
             "ldap commands": (lambda: "ldapadd ", "checked"),
             "numbers after a key": (lambda: "pwd=000000 " + "a" * 11, "checked"),
