@@ -1882,8 +1882,8 @@ def validate_selection(value: Any, scan_secrets: bool = True) -> JsonObject:
 def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     """Judge every string field, each folded as a reader sees it and each on
     its own; refuse at the first one in file order that holds a secret.  A
-    selection that needs more than MAX_JUDGED_CANDIDATES judgements is
-    refused where it passes them: as selection_secret when a text before
+    selection whose judgements need more than MAX_JUDGEMENT_WORK is refused
+    where it passes that bound: as selection_secret when a text before
     that point holds one (secretFields then counts the texts up to there),
     else as selection_limit, never as selection_secret for being crowded."""
     # A text repeated (a fork keeps its parent's summaries) is judged once.
@@ -1893,9 +1893,9 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     secret_fields = 0
     for where, field, text in fields:
         if text not in verdicts:
-            hit, candidates = secret_hit(fold_for_scan(text))
-            judged += candidates
-            if judged > MAX_JUDGED_CANDIDATES:
+            hit, work = secret_hit(fold_for_scan(text))
+            judged += work
+            if judged > MAX_JUDGEMENT_WORK:
                 if first is not None:
                     break  # the first secret in file order is known; the rest go uncounted
                 fail("selection_limit", f"{where}/{field}" if field else where)
@@ -2300,14 +2300,20 @@ TOKEN_START = r"(?<![\w-])"  # noqa: S105 - a pattern, not a password
 TOKEN_CHARS = frozenset(LOWER + LOWER.upper() + DIGITS + "_+/=.~-")
 TOKEN_MARKS = bytes(0x61 if chr(byte) in TOKEN_CHARS else 0x20 for byte in range(256))
 MIN_TOKEN_RUN = 12
-# A candidate (a match that the judgements read) costs from 2 to about 20
-# microseconds; 2 MiB of nothing but candidates holds up to 500,000 ("key="
-# repeated: 2.8 s to judge them all).  This bound keeps the worst selection
-# to about 1.1 s of CPU in a fresh process: it is one candidate per 35
-# characters of the largest selection, where dense technical prose holds one
-# per 330 and ordinary prose one per 1,300.  Passing it never answers
-# selection_secret for being crowded (see _refuse_secrets).
-MAX_JUDGED_CANDIDATES = 60_000
+# What judging a selection may cost, in units of one to two microseconds:
+# CANDIDATE_WORK for each candidate (a match that the judgements read: its
+# search, its key's reading), VALUE_WORK more for each value judged anew (up
+# to fourteen predicates, several of them regular expressions).  Unbounded,
+# 2 MiB of nothing but candidates cost up to 2.8 s ("key=" repeated) and
+# values that only the last predicates turn away ("token: a/b/c/d#e") 2.2 s;
+# within the bound the worst selection takes under 1 s in a fresh process.
+# It allows 50,000 candidates (one per 42 characters of the largest
+# selection) or 15,000 values judged anew (one per 140); the densest
+# technical prose in the tests needs two fifths of it.  Passing it never
+# answers selection_secret for being crowded (see _refuse_secrets).
+CANDIDATE_WORK = 6
+VALUE_WORK = 14
+MAX_JUDGEMENT_WORK = 300_000
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -3705,6 +3711,7 @@ class _SecretScanner:
         self.key_verdicts: dict[tuple[str, str], int] = {}
         self.key_words: dict[tuple[str, bool], tuple[str, ...]] = {}
         self.value_verdicts: dict[tuple[str, bool], tuple[str, str] | None] = {}
+        self.values_judged = 0  # anew, not from value_verdicts
 
 
 class _Keywords:
@@ -3771,13 +3778,13 @@ def find_secret(text: str) -> tuple[int, str] | None:
     The offset is where the secret starts (for a judged value, where the
     value starts); at one offset the earlier row of SECRET_RULES wins.  The
     verdict reads this text alone.  Nothing of the value is returned."""
-    hit, _candidates = secret_hit(text)
+    hit, _work = secret_hit(text)
     return None if hit is None else (hit[0], hit_family(hit))
 
 
 def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, int]:
-    """The earliest hit in one text, unnamed, or None; and how many
-    candidates were judged to find it.  Each row whose keyword the text
+    """The earliest hit in one text, unnamed, or None; and the work judging
+    it took (see MAX_JUDGEMENT_WORK).  Each row whose keyword the text
     holds is searched from the start; each match is judged, and a row stops
     at its first hit, or where a hit of an earlier row already stands."""
     scanner = _secret_scanner()
@@ -3785,6 +3792,7 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
     blanked = escapes_blanked(text)
     best: SecretHit | None = None
     candidates = 0
+    values_judged = scanner.values_judged
     for index in _rows_to_try(scanner, text, lowered):
         rule = SECRET_RULES[index]
         searched = blanked if rule.judge in READ_BLANKED else text
@@ -3803,7 +3811,7 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
                 best = hit if best is None or hit[:2] < best[:2] else best
                 break
             position = max(resume, match.start() + 1)
-    return best, candidates
+    return best, candidates * CANDIDATE_WORK + (scanner.values_judged - values_judged) * VALUE_WORK
 
 
 def _holds_a_token_run(text: str) -> bool:
@@ -3925,6 +3933,7 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         return None, (offset + again if again else key_end), "key-assigned-again"
     if (value, password) not in scanner.value_verdicts:
         scanner.value_verdicts[(value, password)] = _first_judgement(VALUE_JUDGEMENTS, value, password)
+        scanner.values_judged += 1
     decided = scanner.value_verdicts[(value, password)]
     if decided is not None:
         reason = ": ".join(decided)

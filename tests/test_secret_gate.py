@@ -2112,12 +2112,14 @@ class TestLinearTime(unittest.TestCase):
         print("\nsecret scan of 2 MiB hostile texts:\n" + "\n".join(figures))
 
     def test_past_the_bound_on_judgements_a_selection_is_too_dense_not_secret(self) -> None:
-        """Candidates past MAX_JUDGED_CANDIDATES answer selection_limit at
+        """Judgements past MAX_JUDGEMENT_WORK answer selection_limit at
         the text where the bound is passed, or selection_secret for a secret
         before it; up to it, every text is judged."""
         rng = random.Random(36)
-        crowded = [crowded_text(rng, 180) for _ in range(cp.MAX_JUDGED_CANDIDATES // 180 + 1)]
-        within = crowded[: cp.MAX_JUDGED_CANDIDATES // 180]
+        # Keys that name no secret: each a candidate, no value judged.
+        per_text = 180 * cp.CANDIDATE_WORK
+        crowded = [crowded_text(rng, 180) for _ in range(cp.MAX_JUDGEMENT_WORK // per_text + 1)]
+        within = crowded[: cp.MAX_JUDGEMENT_WORK // per_text]
         cp.check_selection(many_branches(within))
         with self.assertRaises(cp.ProjectionError) as caught:
             cp.check_selection(many_branches(crowded))

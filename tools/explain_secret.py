@@ -26,8 +26,8 @@ def explain(text: str) -> list[str]:
     folded = cp.fold_for_scan(text)
     if folded != text:
         lines.append(f"read as {folded!r}")
-    hit, candidates = cp.secret_hit(folded, explain=lines.append)
-    lines.append(f"{candidates} candidates judged")
+    hit, work = cp.secret_hit(folded, explain=lines.append)
+    lines.append(f"judging it took {work} units of work")
     if hit is None:
         lines.append("passes")
     else:
