@@ -1887,28 +1887,29 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     that point holds one (secretFields then counts the texts up to there),
     else as selection_limit, never as selection_secret for being crowded."""
     # A text repeated (a fork keeps its parent's summaries) is judged once.
-    verdicts: dict[str, tuple[int, str] | None] = {}
+    hits: dict[str, SecretHit | None] = {}
     judged = 0
-    first: tuple[str, str] | None = None
+    first: tuple[str, SecretHit] | None = None
     secret_fields = 0
     for where, field, text in fields:
-        if text not in verdicts:
-            hit, work = secret_hit(fold_for_scan(text))
+        place = f"{where}/{field}" if field else where
+        if text not in hits:
+            hits[text], work = secret_hit(fold_for_scan(text))
             judged += work
             if judged > MAX_JUDGEMENT_WORK:
                 if first is not None:
                     break  # the first secret in file order is known; the rest go uncounted
-                fail("selection_limit", f"{where}/{field}" if field else where)
-            verdicts[text] = None if hit is None else (hit[0], hit_family(hit))
-        verdict = verdicts[text]
-        if verdict is None:
+                fail("selection_limit", place)
+        hit = hits[text]
+        if hit is None:
             continue
         if first is None:
-            first = (f"{where}/{field}" if field else where, verdict[1])
+            first = (place, hit)
         # How many summary texts hold one: counted, never named.
         secret_fields += field == "text"
     if first is not None:
-        error = ProjectionError("selection_secret", *first)
+        # Naming costs more than finding: only the hit reported is named.
+        error = ProjectionError("selection_secret", first[0], hit_family(first[1]))
         error.secret_fields = secret_fields
         raise error
 
