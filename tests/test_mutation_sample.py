@@ -171,18 +171,43 @@ class TestReach(unittest.TestCase):
 
     def test_a_line_runs_its_tests_the_whole_suite_or_nothing(self) -> None:
         staged = [ms.Stage("fast", [["all"]], 60.0, 3)]
+        timings = ms.Timings({"t::slow": 9.0, "t::quick": 1.0, "t::broken": 1.0}, ["t::broken"])
         reach = ms.Reach.build(
-            {"t::slow": [9], "t::quick": [9], ms.NO_TEST: [5]}, TINY_MODULE, {"t::slow": 9.0, "t::quick": 1.0}, "py"
+            {"t::slow": [9], "t::quick": [9], "t::broken": [9], ms.NO_TEST: [5]}, TINY_MODULE, timings, "py"
         )
         self.assertEqual(reach.stages_for(1, staged), staged)  # run at import
         self.assertEqual(reach.stages_for(5, staged), staged)  # reached where no test was named
         stage = reach.stages_for(9, staged)[0]
-        self.assertEqual(stage.commands[0][-2:], ["t::quick", "t::slow"])  # fastest first
+        self.assertEqual(stage.commands[0][-3:], ["-x", "t::quick", "t::slow"])  # fastest first, none failing
         self.assertEqual(stage.timeout, ms._stage_timeout(10.0))
         self.assertEqual(reach.stages_for(13, staged), [])  # no test reaches it
 
+    def test_a_line_run_at_import_runs_the_tests_of_what_reads_it(self) -> None:
+        module = (
+            "LIMIT = 3\n"  # 1: read by check()
+            "PATTERN = 'x' * LIMIT\n"  # 2: bound from LIMIT, read by find()
+            "UNUSED = 4\n"  # 3: read by no function
+            "\n\n"
+            "def check(x, floor=1):\n"  # 6: its defaults change its body's result
+            "    return floor < x < LIMIT\n"  # 7
+            "\n\n"
+            "def find(text):\n"  # 10
+            "    return PATTERN in text\n"  # 11
+        )
+        users = ms.import_time_users(module)
+        self.assertEqual(users[1], {7, 11})
+        self.assertEqual(users[2], {11})
+        self.assertEqual(users[3], set())
+        self.assertEqual(users[6], {7})
+        self.assertNotIn(7, users)  # a function line is no line run at import
+        staged = [ms.Stage("fast", [["all"]], 60.0, 3)]
+        reach = ms.Reach.build({"t::check": [7], "t::find": [11]}, module, ms.Timings({}, []), "py")
+        self.assertEqual(reach.stages_for(1, staged)[0].commands[0][-2:], ["t::check", "t::find"])
+        self.assertEqual(reach.stages_for(2, staged)[0].commands[0][-1:], ["t::find"])
+        self.assertEqual(reach.stages_for(3, staged), staged)  # no function reads it: the whole suite
+
     def test_unreached_mutants_survive_unrun_and_time_outs_are_counted_apart(self) -> None:
-        plan = ms.Plan(TINY_MODULE, [], {}, ms.Reach.build({}, TINY_MODULE, {}, "py"))
+        plan = ms.Plan(TINY_MODULE, [], {}, ms.Reach.build({}, TINY_MODULE, ms.Timings({}, []), "py"))
         mutant = next(m for m in ms.enumerate_mutants(TINY_MODULE) if m.line == 13)
         unreached = ms.run_mutant("/nonexistent", plan, 0, mutant)
         self.assertEqual((unreached.killed, unreached.stage, unreached.seconds), (False, ms.UNREACHED, 0.0))
@@ -214,7 +239,9 @@ class TestReach(unittest.TestCase):
         with open(os.path.join(tree, "tests", "test_tiny.py"), "w", encoding="utf-8") as handle:
             handle.write(TINY_TESTS)
         env = ms._environment(sys.executable)
-        reach = ms.measure_reach(sys.executable, tree, env, ["tests/"])
+        reach, timings = ms.measure_reach(sys.executable, tree, env, ["tests/"])
+        self.assertEqual(sorted(timings.seconds), sorted(reach.keys() - {ms.NO_TEST}))
+        self.assertEqual(timings.failing, [])
         bodies = {5, 9, 13}
         self.assertEqual(bodies.intersection(reach["tests/test_tiny.py::test_in_process"]), {5})
         self.assertEqual(bodies.intersection(reach["tests/test_tiny.py::test_through_a_child"]), {9})

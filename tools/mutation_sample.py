@@ -31,17 +31,20 @@ could see:
   (counted as equivalent).
 
 With ``--reach FILE`` each mutant runs only the tests that reach its line,
-which makes a sample of 100 fit in half an hour on two cores.  The map of
-which test reaches which line is made once (and kept in FILE): the whole
-suite runs with a one-line hook put on a blank line of the module (line
-numbers unchanged) that, in every process that runs the module (pytest's
-own and every child, whatever interpreter), records the lines executed under
-the name of the test that was running (a pytest plug-in names it, in the
-process and, through the environment, to its children).  It records with
-coverage.py's C tracer where coverage is installed, else with a
-``sys.settrace`` recorder.  Lines executed at import (constants, definitions)
-and lines reached where no test was named run the whole staged suite.  A
-mutant no test reaches is not run: it counts as surviving ("unreached").
+which makes a sample of 100 fit in half an hour on two cores.  One run of
+the whole suite makes the map (kept in FILE) and the per-test timings: a
+one-line hook put on a blank line of the module (line numbers unchanged)
+records, in every process that runs the module (pytest's own and every
+child, whatever interpreter), the lines executed under the name of the test
+that was running (a pytest plug-in names it, in the process and, through the
+environment, to its children).  It records with coverage.py's C tracer where
+coverage is installed, else with a ``sys.settrace`` recorder.  A line run at
+import (a constant, a pattern, a definition) runs the tests that reach the
+function lines reading what it binds, directly or through other names bound
+at import; one that no function reads, and a line reached where no test was
+named, run the whole staged suite.  A mutant no test reaches is not run: it
+counts as surviving ("unreached").  The stages are not run on the unchanged
+tree again: a test that failed in the map's run is left out.
 
 Output: one line per mutant (index, line, kind, change, verdict, seconds) to
 the log, then a summary: killed/total, the score with its 95% Wilson
@@ -665,6 +668,63 @@ def import_time_lines(text: str) -> set[int]:
     return set(range(1, text.count("\n") + 2)) - inside
 
 
+def _function_body_lines(node: ast.AST) -> set[int]:
+    """The lines of every function body inside ``node``."""
+    lines: set[int] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) and inner.end_lineno is not None:
+            lines.update(range(inner.body[0].lineno, inner.end_lineno + 1))
+    return lines
+
+
+def _names_outside_bodies(statement: ast.stmt, context: type[ast.expr_context]) -> set[str]:
+    """The names a top-level statement stores (with the functions and
+    classes it defines) or loads, outside the function bodies it holds."""
+    bodies = _function_body_lines(statement)
+    names = set()
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, context) and node.lineno not in bodies:
+            names.add(node.id)
+        elif context is ast.Store and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+def import_time_users(text: str) -> dict[int, set[int]]:
+    """For each line run at import, the function-body lines whose result it
+    can change: those that read a name its top-level statement binds, or a
+    name bound from one of those at import (KEY_WORDS -> a pattern built
+    from it -> the function that searches with it), and the bodies of the
+    functions it defines.  A test that reaches none of them runs the same
+    code, mutant or not, once the module is imported."""
+    tree = ast.parse(text)
+    statements = list(tree.body)
+    stores = [_names_outside_bodies(statement, ast.Store) for statement in statements]
+    loads = [_names_outside_bodies(statement, ast.Load) for statement in statements]
+    read_at: dict[str, set[int]] = {}
+    for statement in statements:
+        bodies = _function_body_lines(statement)
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno in bodies:
+                read_at.setdefault(node.id, set()).add(node.lineno)
+    users: dict[int, set[int]] = {}
+    for index, statement in enumerate(statements):
+        names = set(stores[index])
+        grown = True
+        while grown:
+            grown = False
+            for other, loaded in enumerate(loads):
+                if other != index and not loaded.isdisjoint(names) and not stores[other].issubset(names):
+                    names |= stores[other]
+                    grown = True
+        bodies = _function_body_lines(statement)
+        lines = bodies.union(*(read_at.get(name, set()) for name in names))
+        for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
+            if line not in bodies:
+                users[line] = lines
+    return users
+
+
 # Loaded by the hook in each process that runs the module: records, per
 # test name, every line of TARGET executed, and writes them when it exits.
 REACH_RECORDER = """
@@ -717,7 +777,8 @@ if getattr(sys, "_mutation_reach", None) is None:
     sys._mutation_reach = _Recorder()
 """
 
-# The pytest plug-in that names the running test, in the process and to its children.
+# The pytest plug-in that names the running test, in the process and to its
+# children (TIMING_PLUGIN is added to it: one run gives the map and the timings).
 REACH_PLUGIN = """
 import os
 import sys
@@ -748,22 +809,30 @@ def merge_reach(files: Sequence[str]) -> dict[str, list[int]]:
     return {test: sorted(lines) for test, lines in sorted(merged.items())}
 
 
-def measure_reach(python: str, tree: str, env: dict[str, str], tests: Sequence[str]) -> dict[str, list[int]]:
-    """Run ``tests`` once in ``tree`` with the hooked module; which lines each test reached."""
+def measure_reach(
+    python: str, tree: str, env: dict[str, str], tests: Sequence[str]
+) -> tuple[dict[str, list[int]], Timings]:
+    """Run ``tests`` once in ``tree`` with the hooked module: which lines each
+    test reached, and each test's seconds and outcome (one run for both)."""
     module = os.path.join(tree, MODULE_NAME)
     with open(module, encoding="utf-8", newline="") as handle:
         text = handle.read()
     out = tempfile.mkdtemp(prefix="mutation-reach-")
     try:
         with open(os.path.join(out, "mutation_reach_plugin.py"), "w", encoding="utf-8") as handle:
-            handle.write(REACH_PLUGIN)
+            handle.write(REACH_PLUGIN + TIMING_PLUGIN)
         with open(os.path.join(tree, REACH_HOOK_NAME), "w", encoding="utf-8") as handle:
             handle.write(REACH_RECORDER)
         _write(module, hooked_text(text))
-        reach_env = dict(env, PYTHONPATH=out, MUTATION_REACH_DIR=out, MUTATION_REACH_TEST=NO_TEST)
+        timings_path = os.path.join(out, "timings.json")
+        reach_env = dict(
+            env, PYTHONPATH=out, MUTATION_REACH_DIR=out, MUTATION_REACH_TEST=NO_TEST, MUTATION_TIMINGS=timings_path
+        )
         command = [python, *PYTEST, "-p", "mutation_reach_plugin", *tests]
         subprocess.run(command, check=False, cwd=tree, env=reach_env, stdin=subprocess.DEVNULL, capture_output=True)
-        return merge_reach(glob.glob(os.path.join(out, "reach-*.json")))
+        with open(timings_path, encoding="utf-8") as handle:
+            found = json.load(handle)
+        return merge_reach(glob.glob(os.path.join(out, "reach-*.json"))), Timings(found["seconds"], found["failing"])
     finally:
         _write(module, text)
         os.unlink(os.path.join(tree, REACH_HOOK_NAME))
@@ -772,47 +841,57 @@ def measure_reach(python: str, tree: str, env: dict[str, str], tests: Sequence[s
 
 @dataclass
 class Reach:
-    """Which tests reach each line, the lines every test runs, and each
-    test's seconds (to run the fastest first and bound the stage)."""
+    """Which tests reach each line, which function lines each line run at
+    import can change (import_time_users), the lines reached where no test
+    was named, and each test's seconds (to run the fastest first and bound
+    the stage)."""
 
     tests_by_line: dict[int, list[str]]
-    everywhere: set[int]
+    users: dict[int, set[int]]
+    unnamed: set[int]
     seconds: dict[str, float]
     python: str
 
     @classmethod
-    def build(cls, reach: dict[str, list[int]], text: str, seconds: dict[str, float], python: str) -> Reach:
+    def build(cls, reach: dict[str, list[int]], text: str, timings: Timings, python: str) -> Reach:
         by_line: dict[int, list[str]] = {}
-        everywhere = import_time_lines(text) | set(reach.get(NO_TEST, []))
         for test, lines in reach.items():
-            if test != NO_TEST:
+            if test != NO_TEST and test not in timings.failing:
                 for line in lines:
                     by_line.setdefault(line, []).append(test)
-        return cls(by_line, everywhere, seconds, python)
+        return cls(by_line, import_time_users(text), set(reach.get(NO_TEST, [])), timings.seconds, python)
 
     def stages_for(self, line: int, staged: list[Stage]) -> list[Stage]:
-        """The whole staged suite for a line run at import or where no test
-        was named; else one stage of the tests that reach it, fastest
-        first; none when no test does."""
-        if line in self.everywhere:
+        """One stage of the tests that reach the line (for a line run at
+        import, the lines it can change), fastest first; none when no test
+        does; the whole staged suite where that cannot be told: a line
+        reached where no test was named, or one run at import that no
+        function reads."""
+        lines = self.users.get(line, {line})
+        if (line in self.users and not lines) or not self.unnamed.isdisjoint(lines):
             return staged
-        tests = sorted(self.tests_by_line.get(line, []), key=lambda t: (self.seconds.get(t, TIMEOUT_FLOOR_SECONDS), t))
+        found = {test for reached in lines for test in self.tests_by_line.get(reached, [])}
+        tests = sorted(found, key=lambda t: (self.seconds.get(t, TIMEOUT_FLOOR_SECONDS), t))
         if not tests:
             return []
         took = sum(self.seconds.get(t, TIMEOUT_FLOOR_SECONDS) for t in tests)
         return [Stage("reach", [[self.python, *PYTEST, "-x", *tests]], _stage_timeout(took), len(tests))]
 
 
-def load_reach(path: str, python: str, tree: str, env: dict[str, str], tests: Sequence[str]) -> dict[str, list[int]]:
-    """The reach map from ``path`` when it exists, else measured (and saved there)."""
+def load_reach(
+    path: str, python: str, tree: str, env: dict[str, str], tests: Sequence[str]
+) -> tuple[dict[str, list[int]], Timings]:
+    """The reach map and timings from ``path`` when it exists, else measured
+    (and saved there)."""
     if os.path.exists(path):
         with open(path, encoding="utf-8") as handle:
-            loaded: dict[str, list[int]] = json.load(handle)
-            return loaded
-    reach = measure_reach(python, tree, env, tests)
+            found = json.load(handle)
+        return found["reach"], Timings(found["seconds"], found["failing"])
+    reach, timings = measure_reach(python, tree, env, tests)
     with open(path, "w", encoding="utf-8") as handle:
-        json.dump(reach, handle, indent=0, sort_keys=True)
-    return reach
+        saved = {"reach": reach, "seconds": timings.seconds, "failing": timings.failing}
+        json.dump(saved, handle, indent=0, sort_keys=True)
+    return reach, timings
 
 
 def _write(module: str, text: str) -> None:
@@ -897,18 +976,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         for tree in trees:
             shutil.copytree(args.repo, tree, ignore=IGNORED_NAMES, symlinks=True)
         env = _environment(args.python)
-        stages, failing = _stages_for(args, trees[0], env)
+        reach = None
+        if args.reach:
+            # One run of the suite gives the map, the timings and the tests
+            # that fail on the unchanged tree; the stages are not run again.
+            started = time.monotonic()
+            mapped, timings = load_reach(args.reach, args.python, trees[0], env, args.tests or ["tests/"])
+            reach = Reach.build(mapped, text, timings, args.python)
+            stages = build_stages(args.python, timings, collected_tests(args.python, trees[0], env))
+            failing = list(timings.failing)
+            print(f"reach map: {len(mapped)} tests, {time.monotonic() - started:.0f}s", flush=True)
+        else:
+            stages, failing = _stages_for(args, trees[0], env)
         if not (args.no_ci_steps or args.tests or args.reach):
             ci_stage, ci_failing = ci_steps_stage(args.python, trees[0], env)
             stages.append(ci_stage)
             failing += ci_failing
-        reach = None
-        if args.reach:
-            started = time.monotonic()
-            mapped = load_reach(args.reach, args.python, trees[0], env, args.tests or ["tests/"])
-            seconds = load_timings(args.timings, args.python, trees[0], env).seconds if args.timings else {}
-            reach = Reach.build(mapped, text, seconds, args.python)
-            print(f"reach map: {len(mapped)} tests, {time.monotonic() - started:.0f}s", flush=True)
         with open(log_path, "w", encoding="utf-8") as log:
             log.write(baseline_lines(stages, failing))
             verdicts = run_sample(sample, Plan(text, stages, env, reach), trees, log)
