@@ -179,6 +179,7 @@ class TestReach(unittest.TestCase):
         self.assertEqual(reach.stages_for(5, staged), staged)  # reached where no test was named
         stage = reach.stages_for(9, staged)[0]
         self.assertEqual(stage.commands[0][-3:], ["-x", "t::quick", "t::slow"])  # fastest first, none failing
+        self.assertEqual(stage.commands[0][:2], ["env", "CP_FRESH_PARTIAL=1"])  # not its whole class
         self.assertEqual(stage.timeout, ms._stage_timeout(10.0))
         self.assertEqual(reach.stages_for(13, staged), [])  # no test reaches it
 
@@ -217,16 +218,18 @@ class TestReach(unittest.TestCase):
             ms.Verdict(1, mutant, True, "reach", 1.0, "time-out"),
             ms.Verdict(2, mutant, True, "reach", 1.0, "FAILED t::x"),
         ]
-        lines = ms.summary_lines(verdicts, ms.Sample([], 0, 0, 3), 17)
-        self.assertIn("killed 2/3", lines[1])
+        verdicts.append(ms.Verdict(3, mutant, False, ms.UNCONFIRMED, 1.0, "FAILED t::x"))
+        self.assertIn("unconfirmed", verdicts[-1].log_line())
+        lines = ms.summary_lines(verdicts, ms.Sample([], 0, 0, 4), 17)
+        self.assertIn("killed 2/4", lines[1])
         self.assertEqual(
-            lines[2], "of the kills, 1 by a failing test and 1 by a time-out; 1 of the survivors reached by no test"
+            lines[2],
+            "of the kills, 1 by a failing test and 1 by a time-out; 1 of the survivors reached by no test,"
+            " 1 failed a test that fails unchanged too",
         )
 
-    def test_the_map_follows_the_tests_into_their_children(self) -> None:
-        """Made end to end on a tiny repository: the in-process test and the
-        one that runs the module as a child each reach their own function,
-        and neither reaches the third."""
+    def tiny_tree(self, tests: str) -> str:
+        """A repository of TINY_MODULE and one test file, removed afterwards."""
         try:
             import pytest  # noqa: F401
         except ImportError:
@@ -237,7 +240,22 @@ class TestReach(unittest.TestCase):
         with open(os.path.join(tree, ms.MODULE_NAME), "w", encoding="utf-8") as handle:
             handle.write(TINY_MODULE)
         with open(os.path.join(tree, "tests", "test_tiny.py"), "w", encoding="utf-8") as handle:
-            handle.write(TINY_TESTS)
+            handle.write(tests)
+        return tree
+
+    def test_a_kill_counts_only_when_its_test_passes_on_the_unchanged_module(self) -> None:
+        tree = self.tiny_tree(TINY_TESTS + "\n\ndef test_broken():\n    assert False\n")
+        env = ms._environment(sys.executable)
+        prefix = ["env", "CP_FRESH_PARTIAL=1", sys.executable, *ms.PYTEST, "-x"]
+        self.assertTrue(ms._fails_alone("FAILED tests/test_tiny.py::test_in_process", [*prefix, "t"], tree, env))
+        self.assertFalse(ms._fails_alone("FAILED tests/test_tiny.py::test_broken", [*prefix, "t"], tree, env))
+        self.assertTrue(ms._fails_alone("time-out", [*prefix, "t"], tree, env))
+
+    def test_the_map_follows_the_tests_into_their_children(self) -> None:
+        """Made end to end on a tiny repository: the in-process test and the
+        one that runs the module as a child each reach their own function,
+        and neither reaches the third."""
+        tree = self.tiny_tree(TINY_TESTS)
         env = ms._environment(sys.executable)
         reach, timings = ms.measure_reach(sys.executable, tree, env, ["tests/"])
         self.assertEqual(sorted(timings.seconds), sorted(reach.keys() - {ms.NO_TEST}))

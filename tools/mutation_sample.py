@@ -592,7 +592,7 @@ class Verdict:
     killer: str = ""
 
     def log_line(self) -> str:
-        word = f"killed({self.stage})" if self.killed else UNREACHED if self.stage == UNREACHED else "survived"
+        word = f"killed({self.stage})" if self.killed else self.stage if self.stage else "survived"
         m = self.mutant
         where = f"#{self.index:05d} line {m.line} col {m.column}"
         line = f"{where} {m.kind:<10} {word:<18} {self.seconds:7.1f}s  {m.describe()}"
@@ -625,10 +625,24 @@ def run_mutant(tree: str, plan: Plan, index: int, mutant: Mutant) -> Verdict:
                 remaining = max(1.0, stage.timeout - (time.monotonic() - stage_started))
                 failure = command_failure(command, tree, plan.env, remaining)
                 if failure is not None:
+                    _write(module, plan.text)
+                    if stage.name == "reach" and not _fails_alone(failure, command, tree, plan.env):
+                        return Verdict(index, mutant, False, UNCONFIRMED, time.monotonic() - started, failure)
                     return Verdict(index, mutant, True, stage.name, time.monotonic() - started, failure)
         return Verdict(index, mutant, False, "", time.monotonic() - started)
     finally:
         _write(module, plan.text)
+
+
+def _fails_alone(failure: str, command: Sequence[str], tree: str, env: dict[str, str]) -> bool:
+    """Whether a reach stage's failure is the mutant's: the test it names,
+    run alone as the stage ran it, passes on the unchanged module (already
+    written back).  A time-out or an unnamed failure stands."""
+    node = failure.rpartition(" ")[2]
+    if "::" not in node:
+        return True  # a time-out, an exit status, or a module that no longer imports
+    prefix = list(command[: command.index("-x") + 1])
+    return command_failure([*prefix, node], tree, env, timeout=600) is None
 
 
 # ---------------------------------------------------------------------------
@@ -636,6 +650,12 @@ def run_mutant(tree: str, plan: Plan, index: int, mutant: Mutant) -> Verdict:
 # ---------------------------------------------------------------------------
 
 UNREACHED = "unreached"
+# A kill whose failing test fails on the unchanged module too (a check that
+# needs its whole class, an order effect): counted as no kill.
+UNCONFIRMED = "unconfirmed"
+# Tells a suite that checks what its whole class reached that only some of
+# its tests run (tests/test_fresh_interpreter.py).
+PARTIAL_RUN_VARIABLE = "CP_FRESH_PARTIAL"
 # Where no test was named: collection, or a child whose environment lost the name.
 NO_TEST = "?"
 REACH_HOOK_NAME = "_mutation_reach.py"
@@ -875,7 +895,8 @@ class Reach:
         if not tests:
             return []
         took = sum(self.seconds.get(t, TIMEOUT_FLOOR_SECONDS) for t in tests)
-        return [Stage("reach", [[self.python, *PYTEST, "-x", *tests]], _stage_timeout(took), len(tests))]
+        command = ["env", f"{PARTIAL_RUN_VARIABLE}=1", self.python, *PYTEST, "-x", *tests]
+        return [Stage("reach", [command], _stage_timeout(took), len(tests))]
 
 
 def load_reach(
@@ -905,6 +926,7 @@ def summary_lines(verdicts: list[Verdict], sample: Sample, seed: int) -> list[st
     total = len(verdicts)
     timed_out = sum(v.killed and v.killer == "time-out" for v in verdicts)
     unreached = sum(v.stage == UNREACHED for v in verdicts)
+    unconfirmed = sum(v.stage == UNCONFIRMED for v in verdicts)
     low, high = wilson_interval(killed, total)
     score = killed / total if total else 0.0
     lines = [
@@ -912,7 +934,7 @@ def summary_lines(verdicts: list[Verdict], sample: Sample, seed: int) -> list[st
         f"skipped {sample.skipped} (do not compile), dropped {sample.equivalent} (equivalent code)",
         f"killed {killed}/{total}: score {score:.1%}, 95% Wilson interval {low:.1%} to {high:.1%}",
         f"of the kills, {killed - timed_out} by a failing test and {timed_out} by a time-out;"
-        f" {unreached} of the survivors reached by no test",
+        f" {unreached} of the survivors reached by no test, {unconfirmed} failed a test that fails unchanged too",
         f"mean {sum(v.seconds for v in verdicts) / max(total, 1):.1f}s per mutant,"
         f" {sum(v.seconds for v in verdicts):.0f}s in all",
         f"survivors ({total - killed}):",
