@@ -713,21 +713,16 @@ def _long_number_offset(data: bytes) -> int | None:
     while (run := runs.search(blanked, position)) is not None:
         quotes += blanked.count(b'"', position, run.start())
         if quotes % 2 == 0:
-            return _number_start(blanked, run.start())
+            # The leftmost run starts where its token does (at its first
+            # digit or its "-"): a float this long was refused by its parse
+            # hook first, with its own offset.
+            return run.start()
         # Inside a string: look on after its closing quote.
         position = blanked.find(b'"', run.end()) + 1
         if position == 0:
             return None
         quotes += 1
     return None
-
-
-def _number_start(data: bytes, inside: int) -> int:
-    """Back from a byte of a number token to where the token starts."""
-    start = inside
-    while start and data[start - 1] in NUMBER_BYTES:
-        start -= 1
-    return start
 
 
 def _token_offset(data: bytes, token: str) -> int:

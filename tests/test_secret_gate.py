@@ -1426,6 +1426,13 @@ class TestAssignmentForms(unittest.TestCase):
                 hit = cp.find_secret(f"mysql -u root -p{mixed(ALNUM, length, rng)} shop")
                 self.assertEqual(None if hit is None else hit[1], "credential-flag")
 
+    def test_a_flag_s_password_may_hold_an_equals_sign_or_a_colon(self) -> None:
+        """A value after a password flag has no key that it could assign
+        again: "x=" or "x:" inside it is part of the password."""
+        for text, at in (("mysql -u root -pQx=" + MADE_UP, 16), ("sshpass -p 'Wq7x:" + MADE_UP + "' ssh host", 12)):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (at, "credential-flag"))
+
     def test_a_token_after_a_flag_is_named_after_its_shape(self) -> None:
         """As after a key: a known shape in the value names the hit."""
         rng = random.Random(46)
