@@ -1537,6 +1537,26 @@ class TestNearIdenticalPairs(unittest.TestCase):
                 hit = cp.find_secret(text)
                 self.assertEqual(None if hit is None else hit[1], rule)
 
+    def test_each_word_for_password_beyond_ascii_is_read(self) -> None:
+        words = (
+            *(
+                "contrase\u00f1a",
+                "CONTRASE\u00d1A",
+                "\u041f\u0430\u0440\u043e\u043b\u044c",
+                "\u041f\u0410\u0420\u041e\u041b\u042c",
+            ),
+            *(
+                "\u5bc6\u7801",
+                "\u5bc6\u78bc",
+                "\u53e3\u4ee4",
+                "\u30d1\u30b9\u30ef\u30fc\u30c9",
+                "\ube44\ubc00\ubc88\ud638",
+            ),
+        )
+        for word in words:
+            with self.subTest(word=word):
+                self.assertEqual(cp.find_secret(word + ": " + MADE_UP), (len(word) + 2, "credential-assignment"))
+
     def test_a_word_for_password_in_another_language_is_read_in_plain_ascii_too(self) -> None:
         for text in ("senha: " + MADE_UP, "wachtwoord: " + MADE_UP, "salasana: " + MADE_UP):
             with self.subTest(text=text[:10]):
