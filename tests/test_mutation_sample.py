@@ -257,7 +257,7 @@ class TestReach(unittest.TestCase):
         and neither reaches the third."""
         tree = self.tiny_tree(TINY_TESTS)
         env = ms._environment(sys.executable)
-        reach, timings = ms.measure_reach(sys.executable, tree, env, ["tests/"])
+        reach, timings = ms.measure_reach(sys.executable, tree, env, ["tests/"], workers=2)
         self.assertEqual(sorted(timings.seconds), sorted(reach.keys() - {ms.NO_TEST}))
         self.assertEqual(timings.failing, [])
         bodies = {5, 9, 13}

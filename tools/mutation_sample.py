@@ -459,6 +459,8 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_sessionfinish(session):
+    if hasattr(session.config, "workerinput"):
+        return  # a pytest-xdist worker: the controller has every report
     with open(os.environ["MUTATION_TIMINGS"], "w", encoding="utf-8") as handle:
         json.dump({"seconds": _SECONDS, "failing": sorted(_FAILING)}, handle, sort_keys=True)
 """
@@ -830,10 +832,11 @@ def merge_reach(files: Sequence[str]) -> dict[str, list[int]]:
 
 
 def measure_reach(
-    python: str, tree: str, env: dict[str, str], tests: Sequence[str]
+    python: str, tree: str, env: dict[str, str], tests: Sequence[str], *, workers: int = 1
 ) -> tuple[dict[str, list[int]], Timings]:
     """Run ``tests`` once in ``tree`` with the hooked module: which lines each
-    test reached, and each test's seconds and outcome (one run for both)."""
+    test reached, and each test's seconds and outcome (one run for both); in
+    ``workers`` processes where pytest-xdist is installed."""
     module = os.path.join(tree, MODULE_NAME)
     with open(module, encoding="utf-8", newline="") as handle:
         text = handle.read()
@@ -849,6 +852,11 @@ def measure_reach(
             env, PYTHONPATH=out, MUTATION_REACH_DIR=out, MUTATION_REACH_TEST=NO_TEST, MUTATION_TIMINGS=timings_path
         )
         command = [python, *PYTEST, "-p", "mutation_reach_plugin", *tests]
+        if (
+            workers > 1
+            and subprocess.run([python, "-c", "import xdist"], check=False, capture_output=True).returncode == 0
+        ):
+            command[-len(tests) : -len(tests)] = ["-n", str(workers)]
         subprocess.run(command, check=False, cwd=tree, env=reach_env, stdin=subprocess.DEVNULL, capture_output=True)
         with open(timings_path, encoding="utf-8") as handle:
             found = json.load(handle)
@@ -900,7 +908,7 @@ class Reach:
 
 
 def load_reach(
-    path: str, python: str, tree: str, env: dict[str, str], tests: Sequence[str]
+    path: str, python: str, tree: str, env: dict[str, str], tests: Sequence[str], *, workers: int = 1
 ) -> tuple[dict[str, list[int]], Timings]:
     """The reach map and timings from ``path`` when it exists, else measured
     (and saved there)."""
@@ -908,7 +916,7 @@ def load_reach(
         with open(path, encoding="utf-8") as handle:
             found = json.load(handle)
         return found["reach"], Timings(found["seconds"], found["failing"])
-    reach, timings = measure_reach(python, tree, env, tests)
+    reach, timings = measure_reach(python, tree, env, tests, workers=workers)
     with open(path, "w", encoding="utf-8") as handle:
         saved = {"reach": reach, "seconds": timings.seconds, "failing": timings.failing}
         json.dump(saved, handle, indent=0, sort_keys=True)
@@ -1003,7 +1011,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             # One run of the suite gives the map, the timings and the tests
             # that fail on the unchanged tree; the stages are not run again.
             started = time.monotonic()
-            mapped, timings = load_reach(args.reach, args.python, trees[0], env, args.tests or ["tests/"])
+            tests = args.tests or ["tests/"]
+            mapped, timings = load_reach(args.reach, args.python, trees[0], env, tests, workers=args.jobs)
             reach = Reach.build(mapped, text, timings, args.python)
             stages = build_stages(args.python, timings, collected_tests(args.python, trees[0], env))
             failing = list(timings.failing)
