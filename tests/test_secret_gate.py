@@ -2453,6 +2453,31 @@ class TestDocumentation(unittest.TestCase):
 
 
 class TestFreshProcess(unittest.TestCase):
+    def test_a_value_at_the_entropy_threshold_gets_one_verdict_in_every_process(self) -> None:
+        """Counts 4,2,2,2,1,1,1,1 of 14 characters have an entropy of exactly
+        log2(14) - 1 bits, the threshold for that length: refused in each
+        process, whatever order its hash seed gives the value's characters."""
+        rng = random.Random(14)
+        values = []
+        for _ in range(4):
+            chars = rng.sample(ALNUM, 8)
+            repeated = "".join(char * count for char, count in zip(chars, (4, 2, 2, 2, 1, 1, 1, 1), strict=True))
+            values.append("".join(rng.sample(repeated, len(repeated))))
+        texts = ["db password: " + value for value in values]
+        probe = "import sys; import conversation_projection as cp; print([cp.find_secret(t) for t in sys.argv[1:]])"
+        expected = str([(13, "credential-assignment")] * len(texts))
+        for seed in range(6):
+            with self.subTest(seed=seed):
+                done = subprocess.run(
+                    [sys.executable, "-c", probe, *texts],
+                    capture_output=True,
+                    cwd=ROOT,
+                    env=child_env(PYTHONHASHSEED=str(seed)),
+                    text=True,
+                    timeout=60,
+                )
+                self.assertEqual(done.stdout.strip(), expected)
+
     def test_dry_run_refuses_a_secret_without_echoing_it(self) -> None:
         rng = random.Random(8)
         secrets_by_family = {
