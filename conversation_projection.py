@@ -1967,9 +1967,10 @@ def parse_selection(data: bytes) -> JsonObject:
 # - Every repetition is bounded, the long ones possessive; lookbehinds are
 #   fixed-width and lookaheads read at most one value: nothing is read more
 #   than a bounded number of times.
-# - A token shape starts with TOKEN_START and ends with a lookahead that no
-#   character of its last run follows ("ghp_…" plus a letter is no GitHub
-#   token); an escape that a pasted JSON string or URL puts before a token
+# - A token shape starts with its literal, checked to start a token
+#   (token_start), and ends with a lookahead that no character of its last
+#   run follows ("xghp_…" and "ghp_…" plus a letter are no GitHub token);
+#   an escape that a pasted JSON string or URL puts before a token
 #   (\n, \u0022, %22) is blanked first (escapes_blanked).
 # - Named groups say where the pieces a judgement reads are: ``key``,
 #   ``value`` or ``secret``, ``password`` (the value is a password's),
@@ -2118,14 +2119,38 @@ _ASSIGNMENT = (
 )
 
 
-def _password_flag_after(command: str, longest_token: int, tokens: int, flag: str) -> str:
+# What a token must not continue, behind it.
+IDENTIFIER_CHARS_CLASS = "[A-Za-z0-9_-]"
+
+
+def _token_start(behind: str, before: str = IDENTIFIER_CHARS_CLASS) -> str:
+    """A lookbehind true where text ending in `behind` starts a token: no
+    `before` character precedes it.  (An escape right before a token, as in
+    "\\nghp_…" or "%22ghp_…", is blanked before the scan: see
+    _ESCAPES_BEFORE_A_SHAPE.)"""
+    return f"(?<!{before}{behind})"
+
+
+def token_start(literal: str) -> str:
+    """``literal`` where a token starts, the look behind it after it: a
+    pattern that starts with a literal is searched by jumping from one
+    occurrence of it to the next, where a look behind written first is
+    tried at every character (15 to 30 times slower over text that holds
+    the row's keyword but no match)."""
+    return literal + _token_start(literal)
+
+
+def _password_flag_after(command: str, longest_token: int, tokens: int, flag: str, *, literal_head: str = "") -> str:
     """A password after ``flag`` within the ``tokens`` that follow
-    ``command`` on its line.  The tokens read stop where the command starts
-    again before a space, inside a token too ("xunzip", "x/ldapsearch"):
-    the match from there reads on, so that a run of commands costs one step
-    each, not one for every token each could read."""
+    ``command`` on its line; with ``literal_head``, the literal that
+    ``command`` starts with, only where the command starts a token.  The
+    tokens read stop where the command starts again before a space, inside
+    a token too ("xunzip", "x/ldapsearch"): the match from there reads on,
+    so that a run of commands costs one step each, not one for every token
+    each could read."""
     between = rf"(?:[ \t]++(?:(?!{command}[ \t])[^\s\x00]){{1,{longest_token}}}+){{0,{tokens}}}?"
-    return command + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + VALUE
+    head = token_start(literal_head) + command[len(literal_head) :] if literal_head else command
+    return head + between + rf"[ \t]++{flag}[ \t]++(?P<password>)" + VALUE
 
 
 def _flag_keywords(flag: str) -> tuple[str, str]:
@@ -2141,8 +2166,8 @@ _NET_USER_FLAG = r"/(?i:u(?:ser)?+):"
 # echo (maybe with -n or -e), or printf '%s\n', before what it writes to a
 # pipe: each a row of its own, so that each pattern starts with its
 # literal, which the search jumps to.
-_ECHO = r"echo[ \t]++(?:-[neE]{1,3}+[ \t]++)?+"
-_PRINTF = r"printf[ \t]++(?:'%s(?:\\n)?+'|\"%s(?:\\n)?+\")[ \t]++"
+_ECHO = token_start("echo") + r"[ \t]++(?:-[neE]{1,3}+[ \t]++)?+"
+_PRINTF = token_start("printf") + r"[ \t]++(?:'%s(?:\\n)?+'|\"%s(?:\\n)?+\")[ \t]++"
 # sudo's flags before -S, each with its argument if one follows (read
 # once, with no backtracking: sudo -u postgres -S, sudo -H -S).
 _SUDO_FLAGS = (
@@ -2187,16 +2212,6 @@ _PEM_END = (
     r"(?![ \t]*+\r?\n\s{0,8}+[A-Za-z][a-z]{0,20}+[ ,.'][a-z])"
 )
 _UUID = r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
-# What a token must not continue, behind it.
-IDENTIFIER_CHARS_CLASS = "[A-Za-z0-9_-]"
-
-
-def _token_start(behind: str, before: str = IDENTIFIER_CHARS_CLASS) -> str:
-    """A lookbehind true where text ending in `behind` starts a token: no
-    `before` character precedes it.  (An escape right before a token, as in
-    "\\nghp_…" or "%22ghp_…", is blanked before the scan: see
-    _ESCAPES_BEFORE_A_SHAPE.)"""
-    return f"(?<!{before}{behind})"
 
 
 # An escape that a pasted JSON string or URL puts right before a token
@@ -2282,12 +2297,6 @@ class SecretRule:
 # read it as written, where "%21" may be part of a password.
 JUDGES = ("shape", "token-value", "assigned-value", "part", "url-part", "labelled")
 READ_BLANKED = frozenset({"shape", "token-value", "part"})
-# Before every token shape, written at the start of its pattern: no letter,
-# digit, "_" or "-" (\w reads ASCII alone here), so that a row matches
-# at the start of a token only ("xghp_…" and the second "sk-" of "sk-sk-"
-# do not).  The end of a token is written in each row, as a lookahead that
-# no character of its last run follows.
-TOKEN_START = r"(?<![\w-])"  # noqa: S105 - a pattern, not a password
 # What tokens are made of, and a run of them that every token shape holds
 # (the shortest, a Slack token, is a run of 15; a test checks each row's
 # examples).  Prose, made of words of a dozen letters or fewer, has no such
@@ -2333,27 +2342,29 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "private-key",
-        r"(?<![\w-])PuTTY-User-Key-File-[0-9]{1,2}: [a-z0-9-]{3,40}(?![A-Za-z0-9-])",
+        token_start("PuTTY-User-Key-File-") + r"[0-9]{1,2}: [a-z0-9-]{3,40}(?![A-Za-z0-9-])",
         keywords=("putty-user-key-file-",),
     ),
     # DER SEQUENCE, INTEGER 0 and the modulus (PKCS#1) or the RSA algorithm
     # (PKCS#8), in base64: public keys and certificates never start so.
-    SecretRule("private-key", r"(?<![\w-])MII[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+", keywords=("mii",)),
-    SecretRule("private-key", r"(?<![\w-])MII[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+", keywords=("mii",)),
+    SecretRule("private-key", token_start("MII") + r"[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+", keywords=("mii",)),
+    SecretRule("private-key", token_start("MII") + r"[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+", keywords=("mii",)),
     SecretRule(
         "private-key",
-        r"(?<![\w-])MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+(?![A-Za-z0-9+/])",
+        token_start("MIG") + r"[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+(?![A-Za-z0-9+/])",
         keywords=("mig",),
     ),
     SecretRule(
         "private-key",
-        r"(?<![\w-])MC4CAQAwBQYDK2Vw[A-Za-z0-9+/]{40,100}+(?![A-Za-z0-9+/])",
+        token_start("MC4CAQAwBQYDK2Vw") + r"[A-Za-z0-9+/]{40,100}+(?![A-Za-z0-9+/])",
         keywords=("mc4caqawbqydk2vw",),
     ),
-    SecretRule("private-key", r"(?<![\w-])MHcCAQEE[A-Za-z0-9+/]{40,400}+(?![A-Za-z0-9+/])", keywords=("mhccaqee",)),
+    SecretRule(
+        "private-key", token_start("MHcCAQEE") + r"[A-Za-z0-9+/]{40,400}+(?![A-Za-z0-9+/])", keywords=("mhccaqee",)
+    ),
     SecretRule(
         "private-key",
-        r"(?<![\w-])b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/]{40,8000}+",
+        token_start("b3BlbnNzaC1rZXktdjE") + r"[A-Za-z0-9+/]{40,8000}+",
         keywords=("b3blbnnzac1rzxktdje",),
     ),  # "openssh-key-v1"
     SecretRule(
@@ -2365,14 +2376,14 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),  # JWK
     SecretRule(
         "age-secret-key",
-        r"(?<![\w-])AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}(?![A-Za-z0-9])",
+        token_start("AGE-SECRET-KEY-1") + r"[02-9AC-HJ-NP-Z]{58}(?![A-Za-z0-9])",
         "gitleaks age.go; age-encryption.org/v1 (bech32 AGE-SECRET-KEY-1)",
         keywords=("age-secret-key-1",),
     ),
     # --- Cloud providers.
     SecretRule(
         "aws-access-key-id",
-        r"(?<![\w-])A(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
+        token_start("A") + r"(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])",
         "gitleaks aws.go; trufflehog aws; AWS IAM docs (unique ID prefixes)",
         keywords=("akia", "asia", "abia", "acca", "a3t"),
     ),
@@ -2385,30 +2396,30 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "amazon-bedrock-api-key",
-        r"(?<![\w-])ABSK[A-Za-z0-9+/]{109,269}={0,2}",
+        token_start("ABSK") + r"[A-Za-z0-9+/]{109,269}={0,2}",
         "gitleaks aws.go; AWS Bedrock API keys docs",
         keywords=("absk",),
     ),
     SecretRule(
         "amazon-bedrock-api-key",
-        r"(?<![\w-])bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{20,4000}+",
+        token_start("bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t") + r"[A-Za-z0-9+/=]{20,4000}+",
         keywords=("bedrock-api-key-ymvkcm9jay5hbwf6b25hd3muy29t",),
     ),
     SecretRule(
         "gcp-api-key",
-        r"(?<![\w-])AIza[\w-]{35}(?![\w-])",
+        token_start("AIza") + r"[\w-]{35}(?![\w-])",
         "gitleaks gcp.go; trufflehog gcp",
         keywords=("aiza",),
     ),
     SecretRule(
         "google-oauth-client-secret",
-        r"(?<![\w-])GOCSPX-[\w-]{28}(?![\w-])",
+        token_start("GOCSPX-") + r"[\w-]{28}(?![\w-])",
         "gitleaks gcp.go; trufflehog googleoauth2",
         keywords=("gocspx-",),
     ),
     SecretRule(
         "google-oauth-access-token",
-        r"(?<![\w-])ya29\.[\w-]{30,2000}+",
+        token_start(r"ya29\.") + r"[\w-]{30,2000}+",
         "gitleaks gcp.go; trufflehog googleoauth2",
         keywords=("ya29.",),
     ),
@@ -2438,13 +2449,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "digitalocean-token",
-        r"(?<![\w-])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])",
+        token_start("do") + r"[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks digitalocean.go; trufflehog digitaloceanv2",
         keywords=("do",),
     ),
     SecretRule(
         "alibaba-access-key-id",
-        r"(?<![\w-])LTAI[A-Za-z0-9]{17,21}+(?![A-Za-z0-9])",
+        token_start("LTAI") + r"[A-Za-z0-9]{17,21}+(?![A-Za-z0-9])",
         "gitleaks alibaba.go; trufflehog alibaba",
         keywords=("ltai",),
     ),
@@ -2457,7 +2468,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "heroku-api-key",
-        r"(?<![\w-])HRKU-AA[\w-]{58}(?![\w-])",
+        token_start("HRKU-AA") + r"[\w-]{58}(?![\w-])",
         "gitleaks heroku.go; trufflehog heroku",
         keywords=("hrku-aa",),
     ),
@@ -2472,44 +2483,44 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "cloudflare-origin-ca-key",
-        r"(?<![\w-])v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])",
+        token_start(r"v1\.0-") + r"[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])",
         "gitleaks cloudflare.go; trufflehog cloudflarecakey",
         keywords=("v1.0-",),
     ),
     SecretRule(
         "flyio-token",
-        r"(?<![\w-])fo1_[\w-]{43}(?![\w-])",
+        token_start("fo1_") + r"[\w-]{43}(?![\w-])",
         "gitleaks flyio.go; trufflehog flyio",
         keywords=("fo1_",),
     ),
-    SecretRule("flyio-token", r"(?<![\w-])fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+", keywords=("fm",)),
+    SecretRule("flyio-token", token_start("fm") + r"(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+", keywords=("fm",)),
     SecretRule(
         "databricks-token",
-        r"(?<![\w-])dapi[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])",
+        token_start("dapi") + r"[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])",
         "gitleaks databricks.go; trufflehog databrickstoken",
         keywords=("dapi",),
     ),
     SecretRule(
         "openshift-token",
-        r"(?<![\w-])sha256~[\w-]{43}(?![\w-])",
+        token_start("sha256~") + r"[\w-]{43}(?![\w-])",
         "gitleaks openshift.go; OpenShift OAuth docs (sha256~)",
         keywords=("sha256~",),
     ),
     SecretRule(
         "scalingo-token",
-        r"(?<![\w-])tk-us-[\w-]{48}(?![\w-])",
+        token_start("tk-us-") + r"[\w-]{48}(?![\w-])",
         "gitleaks scalingo.go; Scalingo API token docs",
         keywords=("tk-us-",),
     ),
     SecretRule(
         "planetscale-token",
-        r"(?<![\w-])pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+(?![A-Za-z0-9_=.-])",
+        token_start("pscale_") + r"(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+(?![A-Za-z0-9_=.-])",
         "gitleaks planetscale.go; trufflehog planetscale",
         keywords=("pscale_",),
     ),
     SecretRule(
         "pulumi-token",
-        r"(?<![\w-])pul-[a-f0-9]{40}(?![A-Za-z0-9])",
+        token_start("pul-") + r"[a-f0-9]{40}(?![A-Za-z0-9])",
         "gitleaks pulumi.go; trufflehog pulumi",
         keywords=("pul-",),
     ),
@@ -2522,145 +2533,145 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "clickhouse-api-secret",
-        r"(?<![\w-])4b1d[A-Za-z0-9]{38}(?![A-Za-z0-9])",
+        token_start("4b1d") + r"[A-Za-z0-9]{38}(?![A-Za-z0-9])",
         "gitleaks clickhouse.go; ClickHouse Cloud API keys docs",
         keywords=("4b1d",),
     ),
     SecretRule(
         "tailscale-key",
-        TOKEN_START + r"tskey-(?:api|auth|client|scim|webhook)-[\w]{6,64}+-[\w]{10,128}+" + r"(?![\w])",
+        token_start("tskey-") + r"(?:api|auth|client|scim|webhook)-[\w]{6,64}+-[\w]{10,128}+" + r"(?![\w])",
         "trufflehog tailscale; Tailscale key prefixes docs",
         keywords=("tskey-",),
     ),
     SecretRule(
         "supabase-token",
-        r"(?<![\w-])sbp_[a-z0-9]{40}(?![A-Za-z0-9])",
+        token_start("sbp_") + r"[a-z0-9]{40}(?![A-Za-z0-9])",
         "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)",
         keywords=("sbp_",),
     ),
-    SecretRule("supabase-token", r"(?<![\w-])sb_secret_[\w-]{31,64}+(?![\w-])", keywords=("sb_secret_",)),
+    SecretRule("supabase-token", token_start("sb_secret_") + r"[\w-]{31,64}+(?![\w-])", keywords=("sb_secret_",)),
     SecretRule(
         "netlify-token",
-        r"(?<![\w-])nfp_[\w]{36,44}+(?![\w])",
+        token_start("nfp_") + r"[\w]{36,44}+(?![\w])",
         "gitleaks netlify.go; trufflehog netlify",
         keywords=("nfp_",),
     ),
     SecretRule(
         "render-api-key",
-        r"(?<![\w-])rnd_[A-Za-z0-9]{32}(?![A-Za-z0-9])",
+        token_start("rnd_") + r"[A-Za-z0-9]{32}(?![A-Za-z0-9])",
         "Render API keys docs (rnd_); detect-secrets community rule",
         keywords=("rnd_",),
     ),
     # --- Source hosts.
     SecretRule(
         "github-token",
-        r"(?<![\w-])gh[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])",
+        token_start("gh") + r"[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])",
         "gitleaks github.go; trufflehog github",
         keywords=("gh",),
     ),
-    SecretRule("github-token", r"(?<![\w-])github_pat_[\w]{60,251}+(?![\w])", keywords=("github_pat_",)),
+    SecretRule("github-token", token_start("github_pat_") + r"[\w]{60,251}+(?![\w])", keywords=("github_pat_",)),
     SecretRule(
         "gitlab-token",
-        TOKEN_START + r"gl(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[\w-]{20,300}+" + r"(?![\w-])",
+        token_start("gl") + r"(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[\w-]{20,300}+" + r"(?![\w-])",
         "gitleaks gitlab.go; trufflehog gitlab",
         keywords=("gl",),
     ),
-    SecretRule("gitlab-token", r"(?<![\w-])GR1348941[\w-]{20}(?![\w-])", keywords=("gr1348941",)),
+    SecretRule("gitlab-token", token_start("GR1348941") + r"[\w-]{20}(?![\w-])", keywords=("gr1348941",)),
     SecretRule("gitlab-token", r"_gitlab_session=[a-z0-9]{32}(?![A-Za-z0-9])", keywords=("_gitlab_session=",)),
     SecretRule(
         "atlassian-api-token",
-        r"(?<![\w-])ATATT3[A-Za-z0-9_=-]{150,250}+(?![A-Za-z0-9_=-])",
+        token_start("ATATT3") + r"[A-Za-z0-9_=-]{150,250}+(?![A-Za-z0-9_=-])",
         "gitleaks atlassian.go; trufflehog atlassian",
         keywords=("atatt3",),
     ),
     SecretRule(
         "atlassian-api-token",
-        r"(?<![\w-])ATCTT3[A-Za-z0-9_=-]{150,250}+(?![A-Za-z0-9_=-])",
+        token_start("ATCTT3") + r"[A-Za-z0-9_=-]{150,250}+(?![A-Za-z0-9_=-])",
         keywords=("atctt3",),
     ),
     SecretRule(
         "sourcegraph-token",
-        r"(?<![\w-])sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])",
+        token_start("sgp_") + r"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])",
         "gitleaks sourcegraph.go; trufflehog sourcegraph",
         keywords=("sgp_",),
     ),
     # --- CI, build and package registries.
     SecretRule(
         "npm-token",
-        r"(?<![\w-])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])",
+        token_start("npm_") + r"[A-Za-z0-9]{36}(?![A-Za-z0-9])",
         "gitleaks npm.go; trufflehog npmtokenv2",
         keywords=("npm_",),
     ),
     SecretRule(
         "pypi-token",
-        r"(?<![\w-])pypi-AgE[\w-]{60,1000}+",
+        token_start("pypi-AgE") + r"[\w-]{60,1000}+",
         "gitleaks pypi.go; trufflehog pypi",
         keywords=("pypi-age",),
     ),
     SecretRule(
         "rubygems-token",
-        r"(?<![\w-])rubygems_[a-f0-9]{48}(?![A-Za-z0-9])",
+        token_start("rubygems_") + r"[a-f0-9]{48}(?![A-Za-z0-9])",
         "gitleaks rubygems.go; trufflehog rubygems",
         keywords=("rubygems_",),
     ),
     SecretRule(
         "clojars-token",
-        r"(?<![\w-])CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])",
+        token_start("CLOJARS_") + r"[A-Za-z0-9]{60}(?![A-Za-z0-9])",
         "gitleaks clojars.go; Clojars deploy token docs",
         keywords=("clojars_",),
     ),
     SecretRule(
         "docker-hub-token",
-        r"(?<![\w-])dckr_(?:pat|oat)_[\w-]{27,40}+(?![\w-])",
+        token_start("dckr_") + r"(?:pat|oat)_[\w-]{27,40}+(?![\w-])",
         "trufflehog dockerhub; Docker Hub access token docs",
         keywords=("dckr_",),
     ),
     SecretRule(
         "artifactory-token",
-        r"(?<![\w-])AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])",
+        token_start("AKCp") + r"[A-Za-z0-9]{69}(?![A-Za-z0-9])",
         "gitleaks jfrog.go; trufflehog artifactory",
         keywords=("akcp",),
     ),
-    SecretRule("artifactory-token", r"(?<![\w-])cmVmd[A-Za-z0-9]{59}(?![A-Za-z0-9])", keywords=("cmvmd",)),
+    SecretRule("artifactory-token", token_start("cmVmd") + r"[A-Za-z0-9]{59}(?![A-Za-z0-9])", keywords=("cmvmd",)),
     SecretRule(
         "octopus-deploy-api-key",
-        r"(?<![\w-])API-[A-Z0-9]{26}(?![A-Za-z0-9])",
+        token_start("API-") + r"[A-Z0-9]{26}(?![A-Za-z0-9])",
         "gitleaks octopusdeploy.go; trufflehog octopusdeploy",
         keywords=("api-",),
     ),
     SecretRule(
         "circleci-token",
-        r"(?<![\w-])CCIP(?:AT|RJ)_[\w]{40,80}+(?![\w])",
+        token_start("CCIP") + r"(?:AT|RJ)_[\w]{40,80}+(?![\w])",
         "trufflehog circleci; CircleCI personal API token docs",
         keywords=("ccip",),
     ),
     SecretRule(
         "buildkite-token",
-        r"(?<![\w-])bkua_[a-z0-9]{40}(?![A-Za-z0-9])",
+        token_start("bkua_") + r"[a-z0-9]{40}(?![A-Za-z0-9])",
         "trufflehog buildkite; Buildkite API access token docs",
         keywords=("bkua_",),
     ),
     SecretRule(
         "sonarqube-token",
-        r"(?<![\w-])sq[upa]_[a-f0-9]{40}(?![A-Za-z0-9])",
+        token_start("sq") + r"[upa]_[a-f0-9]{40}(?![A-Za-z0-9])",
         "gitleaks sonar.go; trufflehog sonarcloud",
         keywords=("sq",),
     ),
     SecretRule(
         "prefect-token",
-        r"(?<![\w-])pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])",
+        token_start("pnu_") + r"[A-Za-z0-9]{36}(?![A-Za-z0-9])",
         "gitleaks prefect.go; trufflehog prefect",
         keywords=("pnu_",),
     ),
     SecretRule(
         "readme-token",
-        r"(?<![\w-])rdme_[a-z0-9]{70}(?![A-Za-z0-9])",
+        token_start("rdme_") + r"[a-z0-9]{70}(?![A-Za-z0-9])",
         "gitleaks readme.go; trufflehog readme",
         keywords=("rdme_",),
     ),
     SecretRule(
         "postman-token",
-        r"(?<![\w-])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])",
+        token_start("PMAK-") + r"[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])",
         "gitleaks postman.go; trufflehog postman",
         keywords=("pmak-",),
     ),
@@ -2685,89 +2696,91 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --- Payment and commerce.
     SecretRule(
         "stripe-api-key",
-        r"(?<![\w-])sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+(?![A-Za-z0-9])",
+        token_start("sk_") + r"(?:live|test|prod)_[A-Za-z0-9]{10,247}+(?![A-Za-z0-9])",
         "gitleaks stripe.go; trufflehog stripe",
         keywords=("sk_",),
     ),
     SecretRule(
         "stripe-api-key",
-        r"(?<![\w-])rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}+(?![A-Za-z0-9])",
+        token_start("rk_") + r"(?:live|test|prod)_[A-Za-z0-9]{10,247}+(?![A-Za-z0-9])",
         keywords=("rk_",),
     ),
-    SecretRule("stripe-api-key", r"(?<![\w-])whsec_[A-Za-z0-9]{32,128}+(?![A-Za-z0-9])", keywords=("whsec_",)),
+    SecretRule("stripe-api-key", token_start("whsec_") + r"[A-Za-z0-9]{32,128}+(?![A-Za-z0-9])", keywords=("whsec_",)),
     SecretRule(
         "square-token",
-        r"(?<![\w-])sq0(?:atp|csp)-[\w-]{22,60}+(?![\w-])",
+        token_start("sq0") + r"(?:atp|csp)-[\w-]{22,60}+(?![\w-])",
         "gitleaks square.go; trufflehog square",
         keywords=("sq0",),
     ),
-    SecretRule("square-token", r"(?<![\w-])EAAA[\w-]{60}(?![\w-])", keywords=("eaaa",)),
+    SecretRule("square-token", token_start("EAAA") + r"[\w-]{60}(?![\w-])", keywords=("eaaa",)),
     SecretRule(
         "braintree-access-token",
-        r"(?<![\w-])access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![A-Za-z0-9])",
+        token_start("access_token") + r"\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![A-Za-z0-9])",
         "trufflehog braintreepayments; Braintree access token docs",
         keywords=("access_token$",),
     ),
     SecretRule(
         "flutterwave-secret-key",
-        r"(?<![\w-])FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
+        token_start("FLWSECK") + r"(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
         "gitleaks flutterwave.go; trufflehog flutterwave",
         keywords=("flwseck",),
     ),
     SecretRule(
         "shopify-token",
-        r"(?<![\w-])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])",
+        token_start("shp") + r"(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])",
         "gitleaks shopify.go; trufflehog shopify",
         keywords=("shp",),
     ),
     SecretRule(
         "plaid-access-token",
-        r"(?<![\w-])access-(?:sandbox|development|production)-" + _UUID + r"(?![A-Za-z0-9])",
+        token_start("access-") + r"(?:sandbox|development|production)-" + _UUID + r"(?![A-Za-z0-9])",
         "gitleaks plaid.go; trufflehog plaidkey",
         keywords=("access-",),
     ),
     SecretRule(
         "duffel-token",
-        r"(?<![\w-])duffel_(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
+        token_start("duffel_") + r"(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
         "gitleaks duffel.go; trufflehog duffeltoken",
         keywords=("duffel_",),
     ),
     SecretRule(
         "shippo-token",
-        r"(?<![\w-])shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])",
+        token_start("shippo_") + r"(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])",
         "gitleaks shippo.go; trufflehog shippo",
         keywords=("shippo_",),
     ),
     SecretRule(
         "easypost-token",
-        r"(?<![\w-])EZ[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])",
+        token_start("EZ") + r"[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])",
         "gitleaks easypost.go; EasyPost API keys docs",
         keywords=("ez",),
     ),
     SecretRule(
         "facebook-access-token",
-        r"(?<![\w-])EAA[MC][A-Za-z0-9]{100,1000}+",
+        token_start("EAA") + r"[MC][A-Za-z0-9]{100,1000}+",
         "gitleaks facebook.go; trufflehog facebookoauth",
         keywords=("eaa",),
     ),
     SecretRule(
         "razorpay-key",
-        r"(?<![\w-])rzp_(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])",
+        token_start("rzp_") + r"(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])",
         "trufflehog razorpay; Razorpay API keys docs",
         keywords=("rzp_",),
     ),
     # --- Messaging and chat.
     SecretRule(
         "slack-token",
-        r"(?<![\w-])xox(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+(?![A-Za-z0-9-])",
+        token_start("xox") + r"(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+(?![A-Za-z0-9-])",
         "gitleaks slack.go; trufflehog slack",
         keywords=("xox",),
     ),
-    SecretRule("slack-token", r"(?<![\w-])xapp-[0-9]-[A-Za-z0-9-]{20,250}+(?![A-Za-z0-9-])", keywords=("xapp-",)),
+    SecretRule(
+        "slack-token", token_start("xapp-") + r"[0-9]-[A-Za-z0-9-]{20,250}+(?![A-Za-z0-9-])", keywords=("xapp-",)
+    ),
     SecretRule(
         "slack-webhook",
-        TOKEN_START
-        + r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+"
+        token_start(r"hooks\.slack\.com/")
+        + r"(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+"
         + r"(?![A-Za-z0-9_+/-])",
         "gitleaks slack.go; trufflehog slackwebhook",
         keywords=("hooks.slack.com/",),
@@ -2795,7 +2808,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "discord-webhook",
-        r"(?<![\w-])discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[\w-]{60,68}(?![\w-])",
+        token_start("discord") + r"(?:app)?\.com/api/webhooks/[0-9]{17,20}/[\w-]{60,68}(?![\w-])",
         "gitleaks discord.go; trufflehog discordwebhook",
         keywords=("discord",),
     ),
@@ -2808,25 +2821,25 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "twilio-api-key",
-        r"(?<![\w-])SK[0-9a-fA-F]{32}(?![A-Za-z0-9])",
+        token_start("SK") + r"[0-9a-fA-F]{32}(?![A-Za-z0-9])",
         "gitleaks twilio.go; trufflehog twilioapikey",
         keywords=("sk",),
     ),
     SecretRule(
         "sendgrid-api-key",
-        r"(?<![\w-])SG\.[\w-]{20,24}+\.[\w-]{39,50}+(?![\w-])",
+        token_start(r"SG\.") + r"[\w-]{20,24}+\.[\w-]{39,50}+(?![\w-])",
         "gitleaks sendgrid.go; trufflehog sendgrid",
         keywords=("sg.",),
     ),
     SecretRule(
         "brevo-api-key",
-        r"(?<![\w-])x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])",
+        token_start("x") + r"(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])",
         "gitleaks sendinblue.go; trufflehog sendinbluev2",
         keywords=("xkeysib-", "xsmtpsib-"),
     ),
     SecretRule(
         "mailgun-api-key",
-        r"(?<![\w-])key-[a-z0-9]{32}(?![A-Za-z0-9])",
+        token_start("key-") + r"[a-z0-9]{32}(?![A-Za-z0-9])",
         "gitleaks mailgun.go; trufflehog mailgun",
         keywords=("key-",),
     ),
@@ -2846,13 +2859,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --- AI and ML providers.
     SecretRule(
         "anthropic-api-key",
-        r"(?<![\w-])sk-ant-(?:api|admin|sid)[0-9]{2}-[\w-]{80,120}+(?![\w-])",
+        token_start("sk-ant-") + r"(?:api|admin|sid)[0-9]{2}-[\w-]{80,120}+(?![\w-])",
         "gitleaks anthropic.go; trufflehog anthropic",
         keywords=("sk-ant-",),
     ),
     SecretRule(
         "openai-api-key",
-        r"(?<![\w-])sk-(?:proj|svcacct|admin)-[\w-]{40,300}+(?![\w-])",
+        token_start("sk-") + r"(?:proj|svcacct|admin)-[\w-]{40,300}+(?![\w-])",
         "gitleaks openai.go; trufflehog openai",
         keywords=("sk-",),
     ),
@@ -2860,7 +2873,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # so that "sk-learn" or a kebab-case name is not a key.
     SecretRule(
         "sk-api-key",
-        r"(?<![\w-])sk-(?P<value>[\w-]{32,300}+)",
+        token_start("sk-") + r"(?P<value>[\w-]{32,300}+)",
         "trufflehog deepseek, openrouter, openai (legacy sk-)",
         example=r"sk-[A-Za-z0-9]{48}",
         judge="token-value",
@@ -2868,145 +2881,149 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "huggingface-token",
-        r"(?<![\w-])hf_[A-Za-z0-9]{34,40}+(?![A-Za-z0-9])",
+        token_start("hf_") + r"[A-Za-z0-9]{34,40}+(?![A-Za-z0-9])",
         "gitleaks huggingface.go; trufflehog huggingface",
         keywords=("hf_",),
     ),
-    SecretRule("huggingface-token", r"(?<![\w-])api_org_[A-Za-z]{34}(?![A-Za-z0-9])", keywords=("api_org_",)),
+    SecretRule("huggingface-token", token_start("api_org_") + r"[A-Za-z]{34}(?![A-Za-z0-9])", keywords=("api_org_",)),
     SecretRule(
         "groq-api-key",
-        r"(?<![\w-])gsk_[A-Za-z0-9]{52}(?![A-Za-z0-9])",
+        token_start("gsk_") + r"[A-Za-z0-9]{52}(?![A-Za-z0-9])",
         "trufflehog groq; console.groq.com API keys (gsk_ + 52)",
         keywords=("gsk_",),
     ),
     SecretRule(
         "perplexity-api-key",
-        r"(?<![\w-])pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])",
+        token_start("pplx-") + r"[A-Za-z0-9]{48}(?![A-Za-z0-9])",
         "gitleaks perplexity.go; Perplexity API docs (pplx-)",
         keywords=("pplx-",),
     ),
     SecretRule(
         "replicate-api-token",
-        r"(?<![\w-])r8_[\w-]{37}(?![\w-])",
+        token_start("r8_") + r"[\w-]{37}(?![\w-])",
         "trufflehog replicate; Replicate API tokens docs (r8_)",
         keywords=("r8_",),
     ),
     SecretRule(
         "langsmith-api-key",
-        r"(?<![\w-])lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])",
+        token_start("lsv2_") + r"(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])",
         "trufflehog langsmith; LangSmith API keys docs",
         keywords=("lsv2_",),
     ),
     SecretRule(
         "xai-api-key",
-        r"(?<![\w-])xai-[\w]{70,90}+(?![\w])",
+        token_start("xai-") + r"[\w]{70,90}+(?![\w])",
         "trufflehog xai; x.ai console API keys",
         keywords=("xai-",),
     ),
     SecretRule(
         "pinecone-api-key",
-        r"(?<![\w-])pcsk_[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])",
+        token_start("pcsk_") + r"[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])",
         "trufflehog pinecone; Pinecone API keys docs (pcsk_)",
         keywords=("pcsk_",),
     ),
     # --- Observability and SaaS APIs.
     SecretRule(
         "grafana-token",
-        r"(?<![\w-])glc_[A-Za-z0-9+/]{32,400}+={0,2}",
+        token_start("glc_") + r"[A-Za-z0-9+/]{32,400}+={0,2}",
         "gitleaks grafana.go; trufflehog grafana, grafanaserviceaccount",
         keywords=("glc_",),
     ),
-    SecretRule("grafana-token", r"(?<![\w-])glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])", keywords=("glsa_",)),
-    SecretRule("grafana-token", r"(?<![\w-])eyJrIjoi[A-Za-z0-9]{70,400}+(?![A-Za-z0-9])", keywords=("eyjrijoi",)),
+    SecretRule(
+        "grafana-token", token_start("glsa_") + r"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])", keywords=("glsa_",)
+    ),
+    SecretRule(
+        "grafana-token", token_start("eyJrIjoi") + r"[A-Za-z0-9]{70,400}+(?![A-Za-z0-9])", keywords=("eyjrijoi",)
+    ),
     SecretRule(
         "dynatrace-token",
-        r"(?<![\w-])dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])",
+        token_start(r"dt0c01\.") + r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])",
         "gitleaks dynatrace.go; Dynatrace access token format docs",
         keywords=("dt0c01.",),
     ),
     SecretRule(
         "new-relic-key",
-        r"(?<![\w-])NR(?:AK-[A-Z0-9]{27}|II-[\w-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
+        token_start("NR") + r"(?:AK-[A-Z0-9]{27}|II-[\w-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
         "gitleaks newrelic.go; trufflehog newrelicpersonalapikey, newrelicinsightsinsertkey",
         keywords=("nr",),
     ),
     SecretRule(
         "sentry-token",
-        r"(?<![\w-])sntryu_[a-f0-9]{64}(?![A-Za-z0-9])",
+        token_start("sntryu_") + r"[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks sentry.go; trufflehog sentrytoken, sentryorgtoken",
         keywords=("sntryu_",),
     ),
     SecretRule(
         "sentry-token",
-        r"(?<![\w-])sntrys_eyJ[A-Za-z0-9+/=_]{60,400}+(?![A-Za-z0-9_=+/])",
+        token_start("sntrys_eyJ") + r"[A-Za-z0-9+/=_]{60,400}+(?![A-Za-z0-9_=+/])",
         keywords=("sntrys_eyj",),
     ),
     SecretRule(
         "notion-token",
-        r"(?<![\w-])ntn_[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])",
+        token_start("ntn_") + r"[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])",
         "gitleaks notion.go; trufflehog notion",
         keywords=("ntn_",),
     ),
     SecretRule(
-        "notion-token", r"(?<![\w-])secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])", keywords=("secret_",)
+        "notion-token", token_start("secret_") + r"[A-Za-z0-9]{43}(?![A-Za-z0-9])", keywords=("secret_",)
     ),  # integration tokens before ntn_
     SecretRule(
         "airtable-token",
-        r"(?<![\w-])pat[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])",
+        token_start("pat") + r"[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks airtable.go; trufflehog airtablepersonalaccesstoken",
         keywords=("pat",),
     ),
     SecretRule(
         "typeform-token",
-        r"(?<![\w-])tfp_[A-Za-z0-9_.=-]{40,59}+(?![A-Za-z0-9_=.-])",
+        token_start("tfp_") + r"[A-Za-z0-9_.=-]{40,59}+(?![A-Za-z0-9_=.-])",
         "gitleaks typeform.go; trufflehog typeform",
         keywords=("tfp_",),
     ),
     SecretRule(
         "frameio-token",
-        r"(?<![\w-])fio-u-[A-Za-z0-9_=-]{64}(?![A-Za-z0-9_=-])",
+        token_start("fio-u-") + r"[A-Za-z0-9_=-]{64}(?![A-Za-z0-9_=-])",
         "gitleaks frameio.go; trufflehog frameio",
         keywords=("fio-u-",),
     ),
     SecretRule(
         "adobe-client-secret",
-        r"(?<![\w-])p8e-[A-Za-z0-9]{32}(?![A-Za-z0-9])",
+        token_start("p8e-") + r"[A-Za-z0-9]{32}(?![A-Za-z0-9])",
         "gitleaks adobe.go; trufflehog adobeio",
         keywords=("p8e-",),
     ),
     SecretRule(
         "mapbox-secret-token",
-        r"(?<![\w-])sk\.eyJ[\w-]{20,1000}+\.[\w-]{20,100}+(?![\w-])",
+        token_start(r"sk\.eyJ") + r"[\w-]{20,1000}+\.[\w-]{20,100}+(?![\w-])",
         "gitleaks mapbox.go; trufflehog mapbox",
         keywords=("sk.eyj",),
     ),
     SecretRule(
         "linear-api-key",
-        r"(?<![\w-])lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])",
+        token_start("lin_api_") + r"[A-Za-z0-9]{40}(?![A-Za-z0-9])",
         "gitleaks linear.go; trufflehog linearapi",
         keywords=("lin_api_",),
     ),
     SecretRule(
         "chieftools-token",
-        r"(?<![\w-])ct[por]_[A-Za-z0-9]{30,248}+(?![A-Za-z0-9])",
+        token_start("ct") + r"[por]_[A-Za-z0-9]{30,248}+(?![A-Za-z0-9])",
         "Chief Tools API docs (ctp_, cto_, ctr_); GitHub secret scanning partner list",
         keywords=("ct",),
     ),
     SecretRule(
         "settlemint-token",
-        r"(?<![\w-])sm_(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])",
+        token_start("sm_") + r"(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])",
         "gitleaks settlemint.go; SettleMint access token docs",
         keywords=("sm_",),
     ),
     SecretRule(
         "castai-api-key",
-        r"(?<![\w-])castai_v1_[A-Za-z0-9]{64}_[A-Za-z0-9]{8}(?![A-Za-z0-9])",
+        token_start("castai_v1_") + r"[A-Za-z0-9]{64}_[A-Za-z0-9]{8}(?![A-Za-z0-9])",
         "CAST AI API docs (castai_v1_); GitHub secret scanning partner list",
         keywords=("castai_v1_",),
     ),
     SecretRule(
         "defined-networking-token",
-        r"(?<![\w-])dnkey-[a-z0-9=_-]{26}-[a-z0-9=_-]{52}(?![A-Za-z0-9_=-])",
+        token_start("dnkey-") + r"[a-z0-9=_-]{26}-[a-z0-9=_-]{52}(?![A-Za-z0-9_=-])",
         "gitleaks definednetworking.go; Defined Networking API docs",
         keywords=("dnkey-",),
     ),
@@ -3021,32 +3038,32 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "intra42-client-secret",
-        r"(?<![\w-])s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])",
+        token_start("s-s4t2") + r"(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])",
         "gitleaks intra42.go; trufflehog intra42",
         keywords=("s-s4t2",),
     ),
     SecretRule(
         "figma-token",
-        r"(?<![\w-])figd_[\w-]{40,48}+(?![\w-])",
+        token_start("figd_") + r"[\w-]{40,48}+(?![\w-])",
         "trufflehog figmapersonalaccesstoken; Figma PAT docs (figd_)",
         keywords=("figd_",),
     ),
     SecretRule(
         "contentful-token",
-        r"(?<![\w-])CFPAT-[\w-]{43,48}+(?![\w-])",
+        token_start("CFPAT-") + r"[\w-]{43,48}+(?![\w-])",
         "gitleaks contentful.go; trufflehog contentfulpersonalaccesstoken",
         keywords=("cfpat-",),
     ),
     SecretRule(
         "hubspot-token",
-        r"(?<![\w-])pat-(?:na|eu|ap)[0-9]-" + _UUID + r"(?![A-Za-z0-9])",
+        token_start("pat-") + r"(?:na|eu|ap)[0-9]-" + _UUID + r"(?![A-Za-z0-9])",
         "gitleaks hubspot.go; trufflehog hubspot_apikey",
         keywords=("pat-",),
     ),
     # --- Secret managers.
     SecretRule(
         "vault-token",
-        r"(?<![\w-])hv[bsr]\.[\w-]{24,300}+(?![\w-])",
+        token_start("hv") + r"[bsr]\.[\w-]{24,300}+(?![\w-])",
         "gitleaks hashicorp_vault.go; trufflehog hashicorpvault",
         keywords=("hv",),
     ),
@@ -3055,23 +3072,23 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),  # legacy tokens: only labelled, "s." is too common
     SecretRule(
         "doppler-token",
-        TOKEN_START
-        + r"dp\.(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+"
+        token_start(r"dp\.")
+        + r"(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+"
         + r"(?![A-Za-z0-9])",
         "gitleaks doppler.go; trufflehog doppler",
         keywords=("dp.",),
     ),
     SecretRule(
         "onepassword-secret-key",
-        TOKEN_START
-        + r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"
+        token_start("A3-")
+        + r"[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"
         + r"(?![A-Za-z0-9])",
         "gitleaks 1password.go; 1Password Secret Key docs (A3-)",
         keywords=("a3-",),
     ),
     SecretRule(
         "onepassword-service-account-token",
-        r"(?<![\w-])ops_eyJ[A-Za-z0-9+/]{250,4000}+",
+        token_start("ops_eyJ") + r"[A-Za-z0-9+/]{250,4000}+",
         "gitleaks 1password.go; 1Password service accounts docs (ops_eyJ)",
         keywords=("ops_eyj",),
     ),
@@ -3079,14 +3096,15 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # its own is named after it when it is also the value of an assignment.
     SecretRule(
         "jwt",
-        r"(?<![\w-])eyJ[\w-]{8,1000}+\.eyJ[\w-]{8,8000}+\.[\w-]{0,2000}+",
+        token_start("eyJ") + r"[\w-]{8,1000}+\.eyJ[\w-]{8,8000}+\.[\w-]{0,2000}+",
         "gitleaks jwt.go; trufflehog jwt; RFC 7519",
         keywords=("eyj",),
     ),
     # A JWT base64-encoded once more (a header's first claim, encoded twice).
     SecretRule(
         "jwt",
-        r"(?<![\w-])ZXlK(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
+        token_start("ZXlK")
+        + r"(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
         r"|bGJtTWlPaU|cWEzVWlPaU|cWQyc2lPb|cGMzTWlPaU|cGRpSTZJ|cmFXUWlP|clpYbGZiM0J6SWpwY|cmRIa2lPaUp"
         r"|dWIyNWpaU0k2|d01tTWlP|d01uTWlPaU|d2NIUWlPaU|emRXSWlPaU|emRuUWlP|MFlXY2lPaU|MGVYQWlPaUp|MWNtd2l"
         r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
@@ -3154,15 +3172,16 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # user/password@service of sqlplus.
     SecretRule(
         "credential-flag",
-        TOKEN_START + _password_flag_after("redis-cli", 128, 12, "-a"),
+        _password_flag_after("redis-cli", 128, 12, "-a", literal_head="redis-cli"),
         keywords=_flag_keywords("-a"),
         example=r"redis-cli -h cache\.internal -a [A-Za-z0-9]{14}",
         judge="assigned-value",
     ),
     SecretRule(
         "credential-flag",
-        TOKEN_START
-        + _password_flag_after(r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", 256, 16, "-w"),
+        _password_flag_after(
+            r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", 256, 16, "-w", literal_head="ldap"
+        ),
         keywords=_flag_keywords("-w"),
         example=r"ldapsearch -x -D cn=admin,dc=example,dc=org -w [A-Za-z0-9]{14}",
         judge="assigned-value",
@@ -3181,7 +3200,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # --stdin, gh auth login --with-token; and user:password to chpasswd.
     SecretRule(
         "credential-flag",
-        TOKEN_START + _ECHO + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
+        _ECHO + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
         "the manuals of sudo(8), chpasswd(8), passwd(1), docker login and gh auth login",
         keywords=("echo",),
         example=r"echo [A-Za-z0-9]{14} \| docker login -u ci --password-stdin",
@@ -3189,7 +3208,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "credential-flag",
-        TOKEN_START + _PRINTF + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
+        _PRINTF + r"(?P<password>)" + _VALUE_THEN + r"[ \t]*+\|[ \t]*+(?:" + _READS_STDIN + ")",
         keywords=("printf",),
         example=r"printf '%s\\n' [A-Za-z0-9]{14} \| sudo -S id",
         judge="assigned-value",
@@ -3208,9 +3227,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "credential-flag",
-        TOKEN_START
-        + _ECHO
-        + r"[\"']?+[A-Za-z_][A-Za-z0-9_.-]{0,31}+:(?P<password>)(?P<value>[^\s\"'`:|\x00]{1,256}+)[\"']?+"
+        _ECHO + r"[\"']?+[A-Za-z_][A-Za-z0-9_.-]{0,31}+:(?P<password>)(?P<value>[^\s\"'`:|\x00]{1,256}+)[\"']?+"
         r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?+chpasswd",
         keywords=("echo",),
         example=r"echo \"deploy:[A-Za-z0-9]{14}\" \| chpasswd",
@@ -3242,7 +3259,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # the auth method's, read by the key row.
     SecretRule(
         "credential-flag",
-        r"(?<![\w-])vault[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
+        token_start("vault") + r"[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
         rf"(?![^{_BARE_VALUE_END}=]{{0,256}}+=)(?P<password>)" + VALUE,
         "vault login (HashiCorp Vault CLI docs)",
         keywords=("vault",),
@@ -3251,7 +3268,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "credential-flag",
-        r"(?<![\w-])sqlplus(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
+        token_start("sqlplus") + r"(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
         r"(?P<value>[^\s@/\"'\x00]{6,128}+)(?![^\s@\x00])",
         example=r"sqlplus -s scott/[A-Za-z0-9]{12}@orcl",
         judge="assigned-value",
@@ -3324,7 +3341,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # Dockerfile: ENV KEY value (the form without "=").
     SecretRule(
         "credential-assignment",
-        r"(?<![\w-])ENV[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + VALUE,
+        token_start("ENV") + r"[ \t]++(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}+)[ \t]++(?![=\"'])" + VALUE,
         example=r"ENV (?:API_TOKEN|DB_PASSWORD) [A-Za-z0-9]{20}",
         judge="assigned-value",
         keywords=("env",),
@@ -3363,8 +3380,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # .netrc: machine … login … password …
     SecretRule(
         "credential-assignment",
-        TOKEN_START
-        + r"machine[ \t]++[^\s\x00]{1,253}+\s{1,16}+login[ \t]++[^\s\x00]{1,128}+\s{1,16}+password[ \t]++(?P<password>)"
+        token_start("machine")
+        + r"[ \t]++[^\s\x00]{1,253}+\s{1,16}+login[ \t]++[^\s\x00]{1,128}+\s{1,16}+password[ \t]++(?P<password>)"
         + VALUE,
         keywords=("machine",),
         example=r"machine api\.example\.org login deploy password [A-Za-z0-9]{14}",
@@ -3734,8 +3751,6 @@ class _Keywords:
 def _literal_prefix_chars(pattern: str) -> int:
     """How many characters of literal text a pattern starts with, after
     its lookbehinds: 4 for r"ghp_[A-Za-z0-9]{36}", 3 for r"SG\\.…"."""
-    if pattern.startswith(TOKEN_START):
-        pattern = pattern[len(TOKEN_START) :]
     chars = index = 0
     while index < len(pattern):
         char = pattern[index]

@@ -387,6 +387,13 @@ def distinct_text(unit: Callable[[], str]) -> str:
     return hostile_text(unit)[:-7] + f"{next(_distinct):07d}"
 
 
+def every_keyword() -> str:
+    """Every keyword of the secret gate's table and a run of token
+    characters: each text calls for every row, none of which matches."""
+    keywords = sorted({word for rule in cp.SECRET_RULES for word in rule.keywords})
+    return ". ".join(keywords) + ". tokenrun12345678 "
+
+
 def hostile_selection(
     unit: Callable[[], str], text: Callable[[Callable[[], str]], str] = hostile_text, ensure_ascii: bool = True
 ) -> dict[str, Any]:
@@ -555,6 +562,9 @@ def _selection_shapes() -> dict[str, bytes]:
         ).encode(),
         # Each once cost a judgement, a pattern step or a Python loop turn
         # per few characters.
+        "every keyword of the secret gate in every summary": json.dumps(
+            hostile_selection(every_keyword, text=distinct_text, ensure_ascii=False), ensure_ascii=False
+        ).encode(),
         "values that assign their key again": json.dumps(
             hostile_selection(lambda: "#" + _random(3) + "_password=" + _random(2, "!$*+./:?@^|~"))
         ).encode(),

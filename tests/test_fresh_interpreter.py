@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchmark_projection import distinct_text, hostile_selection
+from benchmark_projection import distinct_text, every_keyword, hostile_selection
 from cp_testlib import (
     CAN_SYMLINK,
     HERE,
@@ -945,6 +945,8 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             # Canonical order puts the ypogegrammeni (class 240) after the
             # grave below (220): NFKC sorts each run of marks by insertion.
             "marks in reverse canonical order": (lambda: "a" + "\u0345" * 1000 + "\u0316" * 999, "checked"),
+            # Every row searched in every text, none matching.
+            "every keyword of the secret gate": (every_keyword, "checked"),
         }
         for name, (unit, code) in shapes.items():
             with self.subTest(name):
