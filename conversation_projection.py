@@ -3431,7 +3431,7 @@ REFERENCE_SCHEMES = frozenset(
     {"vault", "env", "file", "fd", "op", "ssm", "secretsmanager", "keyring", "keychain", "sops", "secret"}
 )
 # Values that are data, not credentials: dates and times, IPv6 and MAC
-# addresses, host names (lower case, the last label letters only) with a
+# addresses, fingerprints (hex pairs joined by colons), host names (lower case, the last label letters only) with a
 # port, e-mail addresses, version numbers (also a package's,
 # next-auth@5.0.0-beta.19, and a range, ^5.0.0) and paths.
 STRUCTURED_PATTERN = (
@@ -3439,6 +3439,7 @@ STRUCTURED_PATTERN = (
     r"(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
     r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:[.,][0-9]{1,9})?(?:[Zz]|[AaPp][Mm])?"
     r"|(?=[0-9A-Fa-f]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:.]{2,45}(?:%[A-Za-z0-9]{1,16})?"
+    r"|(?:[0-9A-Fa-f]{2}:){3,127}[0-9A-Fa-f]{2}"
     r"|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?::[0-9]{1,5})?"
     r"|[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}"
     r"|(?:@?[a-z0-9][a-z0-9._/-]{0,63}@)?[~^]?v?[0-9]{1,6}(?:\.[0-9]{1,6}){1,3}(?:[-+][0-9A-Za-z.-]{1,32})?"
@@ -3471,6 +3472,8 @@ JOSE_HEADER_PARAMETERS = frozenset(
     {"alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit", "enc", "zip", "b64"}
 )
 BASE64URL_TO_BASE64 = str.maketrans("-_", "+/")
+# What Markdown writes around emphasised or struck-through words.
+MARKDOWN_EMPHASIS = "*_~"
 # Masks and cuts: what stands for the hidden part of a value.
 MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
 # Neighbouring characters that step by one or repeat, at least this share
@@ -3528,6 +3531,10 @@ STRICT_NAME_PATTERN = (
 # Code that names a value rather than holding it: an identifier or an
 # attribute path, with subscripts or a call (cfg['db_pw'], settings.X).
 CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*+"
+# Code that calls: a name, then attributes, calls and subscripts, at least
+# one call with no argument or a quoted one, or a method's (client.connect(),
+# require("os").cpus().length, Sign.sign(); not Summer(2024)).
+CALL_PATTERN = r"(?P<head>[A-Za-z_][A-Za-z0-9_]*+)(?:\.[A-Za-z_][A-Za-z0-9_]*+|\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*+"
 # The words of a key, after splitting camelCase and separators.
 PASSWORD_WORDS = frozenset(
     {
@@ -3665,6 +3672,7 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "name": (NAME_PATTERN, True, False),
     "strict_name": (STRICT_NAME_PATTERN, True, False),
     "code": (CODE_PATTERN, True, False),
+    "call": (CALL_PATTERN, True, False),
     "identifier": (r"[A-Za-z_][A-Za-z0-9_]*", True, False),
     "digit": (r"[0-9]", True, False),
     "vowel": (r"[AEIOUYaeiouy]", True, False),
@@ -4469,6 +4477,23 @@ def a_type_name(value: str, password: bool) -> str | None:
     return "type" if reads_as_a_name(value.replace("::", ".").rpartition(".")[2]) else None
 
 
+def a_call(value: str, _password: bool) -> str | None:
+    """Code that calls what holds the value (`client.connect()`,
+    require("os").cpus().length): a name that reads as one, then a call
+    with no argument or a quoted one, or a call after an attribute; or a
+    name and "(" alone, a call whose quoted argument closed the quotes
+    around it (node -p "require(\"os\")…")."""
+    scanner = _secret_scanner()
+    if value.endswith("(") and value.count("(") == 1:
+        value += ")"  # the call the quotes cut
+    match = scanner.call.fullmatch(value)
+    if match is None or "(" not in value or not scanner.wordish_or_numbered.fullmatch(match["head"]):
+        return None
+    head = value.partition("(")[0]
+    called = "()" in value or '("' in value or "('" in value or '(\\"' in value or "." in head
+    return "call" if called else None
+
+
 def low_entropy(value: str, _password: bool) -> str | None:
     return None if _entropy_enough(value) else "low-entropy"
 
@@ -4491,6 +4516,7 @@ VALUE_JUDGEMENTS: tuple[Callable[[str, bool], str | None], ...] = (
     said_about_a_secret,
     an_assignment,
     a_type_name,
+    a_call,
     a_reference,
 )
 
@@ -4577,9 +4603,10 @@ def _unwrapped(raw: str, offset: int) -> tuple[str, int]:
         for escape in ("\\n", "\\r", "\\t"):
             raw = raw.partition(escape)[0] or raw
     value = raw if raw.endswith("...") else raw.rstrip(".,:;")
-    # "!", "?" and "*" end a sentence or close emphasis after a word
-    # ("Strong!"), but belong to a password that has digits ("lhyky406KM!").
-    word = value.rstrip("!?*")
+    # Markdown's emphasis around a word (**required**, *opaque*, ~~weak~~)
+    # and what ends a sentence after it ("Strong!", "hashed.**") are not
+    # part of it; they belong to a password that has digits ("lhyky406KM!").
+    word = value.strip(MARKDOWN_EMPHASIS).rstrip("!?.,:;" + MARKDOWN_EMPHASIS)
     return (word if word.isalpha() else value), offset
 
 

@@ -1642,6 +1642,34 @@ class TestPrecision(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertIsNone(cp.find_secret(text))
 
+    def test_emphasis_code_and_fingerprints_in_prose_pass(self) -> None:
+        """Markdown around a word, a call in backticks and a certificate's
+        colon-hex fingerprint are what summaries hold; the same marks around
+        a password do not hide it."""
+        rng = random.Random(33)
+        fingerprints = [":".join(rand(HEX.upper(), 2, rng) for _ in range(pairs)) for pairs in (16, 20, 32) * 4]
+        texts = [
+            "**The password is required.**",
+            "The token is *opaque*.",
+            "password: **required**",
+            "- **API keys are scoped.** One per service.",
+            "Your password is ~~weak~~ strong now.",
+            "Pass the API key to `client.connect()` on startup.",
+            'Run node -p "require(\\"os\\").cpus().length" to count cores.',
+            *("sha256 Fingerprint=" + fingerprint for fingerprint in fingerprints),
+        ]
+        for text in texts:
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+        # A quoted value starts inside its quotes; one in emphasis, at the marks.
+        for text, at in (
+            ("password: **" + MADE_UP + "**", 10),
+            ("password: `" + MADE_UP + "`", 11),
+            ("password: ~~" + MADE_UP + "~~", 10),
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (at, "credential-assignment"))
+
 
 class TestValueJudgements(unittest.TestCase):
     """Each judgement on its own: the reason it gives for a value it turns
@@ -1674,6 +1702,7 @@ class TestValueJudgements(unittest.TestCase):
             ("db01.prod.internal:5432", "data"),
             ("next-auth@5.0.0-beta.19", "data"),
             ("^5.0.0-beta.4", "data"),
+            ("AB:12:CD:34:EF:56:78:90", "data"),
         ],
         "a_path": [("/run/secrets/db_password", "path"), ("~/.ssh/id_rsa", "path"), ("C:\\keys\\app.pfx", "path")],
         "said_about_a_secret": [
@@ -1688,6 +1717,7 @@ class TestValueJudgements(unittest.TestCase):
         "an_assignment": [("AWS_PROFILE=prod-admin", "assignment"), ("bos_token=", "assignment")],
         "a_name": [("getPassword", "name"), ("TokenV2", "name"), ("3AA5C34371567BD2", "key-id")],
         "a_type_name": [("X25519PrivateKey", "type"), ("secrecy::SecretString", "type")],
+        "a_call": [("client.connect()", "call"), ('require("os").cpus().length', "call"), ("require(", "call")],
         "a_reference": [("vault/secret/data/prod#password", "reference")],
         "low_entropy": [("aaaaaaab", "low-entropy")],
     }
