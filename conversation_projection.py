@@ -1576,6 +1576,16 @@ _folds_with_marks: set[str] = set()
 # The characters that fold to themselves, ASCII first: a set difference
 # leaves only those a text needs folded.
 _stable: set[str] = {chr(c) for c in range(128)}
+# The quotes that word processors and chat clients put for plain ones
+# ("password": "…" typed, “password”: “…” sent), read as the plain ones.
+TYPOGRAPHIC_QUOTES = (
+    ("\u201c", '"'),
+    ("\u201d", '"'),
+    ("\u201e", '"'),
+    ("\u2018", "'"),
+    ("\u2019", "'"),
+    ("\u201a", "'"),
+)
 # The characters the scan's text drops.
 _invisible = ClassPattern(lambda: [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS])
 # NFKC puts each run of combining marks in canonical order by an insertion
@@ -1637,8 +1647,8 @@ def _cut_runs_within(run: str, as_nul: dict[int, int], nul_run: re.Pattern[str])
 
 
 def fold_for_scan(text: str) -> str:
-    """The text as a reader sees it, for the secret scan: invisible
-    characters removed, compatibility forms folded, at most MAX_FOLD_CHARS
+    """The text as a reader sees it, for the secret scan: typographic
+    quotes made plain, invisible characters removed, compatibility forms folded, at most MAX_FOLD_CHARS
     characters for each one read, runs of marks that NFKC would reorder cut
     to MAX_MARKS_IN_A_ROW.  ASCII is left as is.  Folding character
     by character, then composing what the folds put side by side, gives the
@@ -1647,6 +1657,9 @@ def fold_for_scan(text: str) -> str:
         return text
     import unicodedata
 
+    for quote, plain in TYPOGRAPHIC_QUOTES:
+        if quote in text:
+            text = text.replace(quote, plain)
     if "\u00ad" in text:
         # Soft hyphens, which a text may hold by the hundred, in one C pass.
         text = text.replace("\u00ad", "")
@@ -3329,7 +3342,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # Finnish and Hungarian: a key in itself, the value a password's.
     SecretRule(
         "credential-assignment",
-        r"(?P<password>[Ss]enha|SENHA|[Ww]achtwoord|WACHTWOORD|[Hh]as\u0142o|HAS\u0141O|[\u015e\u015f]ifre|\u015eIFRE"
+        r"(?P<password>[Ss]enha|SENHA|[Ww]achtwoord|WACHTWOORD|[Hh]as\u0142o|HAS\u0141O|[\u015e\u015f]ifre(?:si)?+|\u015e[I\u0130]FRE(?:S[I\u0130])?+"
         r"|[Ll]\u00f6senord|L\u00d6SENORD|[Ss]alasana|SALASANA|[Jj]elsz\u00f3|JELSZ\u00d3)(?:"
         + _ASSIGNMENT
         + r")"

@@ -1042,6 +1042,25 @@ LENGTH_CHANGERS = ("İ", "ß", "ﬃ")
 
 
 class TestCaseAndUnicode(unittest.TestCase):
+    def test_typographic_quotes_and_turkish_capitals_are_read(self) -> None:
+        """A chat client's or word processor's quotes stand for plain ones,
+        and Turkish writes the capital of "i" with a dot: ŞİFRE, şifresi."""
+        texts = (
+            "\u201cpassword\u201d: \u201c" + MADE_UP + "\u201d",
+            "\u2018db_password\u2019: \u2018" + MADE_UP + "\u2019",
+            "\u015e\u0130FRE: " + MADE_UP,
+            "WiFi \u015fifresi: " + MADE_UP,
+            "WiFi \u015e\u0130FRES\u0130: " + MADE_UP,
+        )
+        for text in texts:
+            with self.subTest(text=text):
+                self.assertEqual(
+                    selection_verdict([text]), ("/branches/0/summaries/0/text", "credential-assignment", 1)
+                )
+        for text in ("Don\u2019t share the password with anyone.", "\u201cThe token is opaque\u201d, she said."):
+            with self.subTest(text=text):
+                self.assertIsNone(selection_verdict([text]))
+
     def samples(self) -> list[str]:
         rng = random.Random(5)
         return [make(rng)[0] for make in EXAMPLES.values()] + PROSE_ABOUT_SECRETS + REFERENCES
