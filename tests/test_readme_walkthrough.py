@@ -311,6 +311,15 @@ class TestReadmeUnknownEntryListing(unittest.TestCase):
         self.assertEqual(self.listing(), [])
         self.assertEqual(run_module(["--state-root", self.state, "--verify"]).code, "verified")
 
+    def test_modes_and_odd_names_change_nothing_listed(self) -> None:
+        """An owned file made executable is still left out (ls -F marks it
+        with "*"); a name with a line feed is listed on one line, escaped."""
+        for name in ("state.json", "graph.json"):
+            os.chmod(os.path.join(self.state, name), 0o700)
+        self.assertEqual(self.listing(), [])
+        self.touch("state.json\nreceipt.json")
+        self.assertEqual(self.listing(), ["state.json\\nreceipt.json"])
+
     def test_everything_else_is_listed(self) -> None:
         self.touch("notes.md")
         self.touch("graph.graphml")
