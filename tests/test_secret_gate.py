@@ -2492,6 +2492,31 @@ class TestDocumentation(unittest.TestCase):
         names = [name.strip() for name in " ".join(listed.split()).split(",")]
         self.assertEqual(sorted(names), sorted({rule.family for rule in cp.SECRET_RULES}))
 
+    def test_the_reference_page_gives_each_family_its_row_count_and_sources(self) -> None:
+        """Each "- `family` (N patterns): sources." item says how many rows
+        the family has and, joined by "; ", the sources its rows name."""
+        with open(os.path.join(ROOT, "docs", "secret-gate.md"), encoding="utf-8") as handle:
+            section = handle.read().split("\n## Families\n", 1)[1].split("\n## ", 1)[0]
+        items: list[str] = []
+        for line in section.splitlines():
+            if line.startswith("- `"):
+                items.append(line)
+            elif items and line.startswith("  "):
+                items[-1] += " " + line.strip()
+        counts: dict[str, int] = {}
+        sources: dict[str, list[str]] = {}
+        for rule in cp.SECRET_RULES:
+            counts[rule.family] = counts.get(rule.family, 0) + 1
+            named = sources.setdefault(rule.family, [])
+            if rule.source and rule.source not in named:
+                named.append(rule.source)
+        for item in items:
+            family = item[3:].split("`", 1)[0]
+            with self.subTest(family):
+                count = counts[family]
+                expected = f"- `{family}` ({count} pattern{'s' if count > 1 else ''}): {'; '.join(sources[family])}."
+                self.assertEqual(item, expected)
+
     def test_every_family_says_where_its_facts_come_from(self) -> None:
         first_rows: dict[str, cp.SecretRule] = {}
         for rule in cp.SECRET_RULES:
