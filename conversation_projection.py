@@ -4497,12 +4497,14 @@ def a_call(value: str, _password: bool) -> str | None:
     name and "(" alone, a call whose quoted argument closed the quotes
     around it (node -p "require(\"os\")…")."""
     scanner = _secret_scanner()
+    head = value.partition("(")[0]
+    # Names of letters alone: a password may end in "()" (Welcome1()).
+    if not head.replace(".", "").replace("_", "").isalpha() or not scanner.wordish.fullmatch(head):
+        return None
     if value.endswith("(") and value.count("(") == 1:
         value += ")"  # the call the quotes cut
-    match = scanner.call.fullmatch(value)
-    if match is None or "(" not in value or not scanner.wordish_or_numbered.fullmatch(match["head"]):
+    if scanner.call.fullmatch(value) is None or "(" not in value:
         return None
-    head = value.partition("(")[0]
     called = "()" in value or '("' in value or "('" in value or '(\\"' in value or "." in head
     return "call" if called else None
 

@@ -1846,6 +1846,13 @@ class TestValueJudgements(unittest.TestCase):
             with self.subTest(value=value):
                 self.assertEqual(cp.reads_as_a_name(value), reads)
 
+    def test_a_password_with_parentheses_is_no_call(self) -> None:
+        """A call's name is made of letters: digits or random case before
+        "(" make a password (Welcome1(), Summer2024(), Summer(2024))."""
+        for value in ("Welcome1()", "Summer2024(", "Summer(2024)", "Xk9m.Q2(v)", MADE_UP + "()"):
+            with self.subTest(value=value):
+                self.assertIsNone(cp.a_call(value, True))
+
     def test_random_characters_between_slashes_are_not_a_path(self) -> None:
         rng = random.Random(46)
         value = "/" + mixed(ALNUM, 6, rng) + "/" + mixed(ALNUM, 30, rng)
