@@ -1051,6 +1051,8 @@ class TestCaseAndUnicode(unittest.TestCase):
             "\u015e\u0130FRE: " + MADE_UP,
             "WiFi \u015fifresi: " + MADE_UP,
             "WiFi \u015e\u0130FRES\u0130: " + MADE_UP,
+            "\u201epassword\u201c: \u201e" + MADE_UP + "\u201c",
+            "\u201atoken\u2018: \u201a" + MADE_UP + "\u2018",
         )
         for text in texts:
             with self.subTest(text=text):
@@ -1376,6 +1378,10 @@ class TestAssignmentForms(unittest.TestCase):
             "German, words between": (f"Das Passwort f\u00fcr das NAS lautet jetzt {human}", assignment),
             "Italian, words between": (f"la password di root \u00e8 adesso {human}", assignment),
             "XML, CDATA": (f'<entry key="db.password"><![CDATA[{human}]]></entry>', assignment),
+            "XML, a capitalised value child after an attribute": (
+                f'<entry key="db.password" type="string"><Value>{human}</Value></entry>',
+                assignment,
+            ),
             "here-string to chpasswd": (f"chpasswd <<< 'deploy:{human}'", flag),
             "XML, nested value": (
                 f'<setting name="ApiKey" serializeAs="String">\n  <value>{token}</value>\n</setting>',
@@ -1619,6 +1625,27 @@ class TestKeyJudgements(unittest.TestCase):
                 with self.subTest(judgement=name, text=text):
                     self.assertEqual(judgement(self.reading(text)), reason)
                     self.assertEqual(cp.why_not_a_secret_key(self.reading(text)), reason)
+
+    # The words that make "key" a secret's, and "pass" a password's, as the
+    # reference page describes them (written out: a word lost from the
+    # module's sets is a key read no more).
+    KEY_QUALIFIERS = (
+        *("access", "account", "admin", "api", "app", "application", "auth", "aws", "client", "consumer"),
+        *("database", "db", "decryption", "deploy", "encryption", "hmac", "jwt", "license", "master"),
+        *("network", "priv", "private", "root", "secret", "service", "session", "shared", "signing"),
+        *("storage", "subscription", "webhook", "wep", "wi-fi", "wifi", "wireless", "wlan", "wpa", "wpa2"),
+        *("wpa2-psk", "wpa3"),
+    )
+    PASS_QUALIFIERS = ("admin", "db", "login", "root", "router", "ssh", "sudo", "user", "vpn", "wi-fi", "wifi", "wlan")
+
+    def test_each_qualifier_makes_key_or_pass_a_secret_s(self) -> None:
+        for words, key in ((self.KEY_QUALIFIERS, "key"), (self.PASS_QUALIFIERS, "pass")):
+            for word in words:
+                text = f"{word} {key}: {MADE_UP}"
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+        self.assertIsNone(cp.find_secret(f"boarding pass: {MADE_UP}"))
+        self.assertIsNone(cp.find_secret(f"sort key: {MADE_UP}"))
 
     def test_keys_that_name_a_secret_pass_every_judgement(self) -> None:
         for text, names_a_password in (
