@@ -187,6 +187,16 @@ class TestCommandLine(TempDirTestCase):
         finally:
             (gc.enable if collecting else gc.disable)()
 
+    def test_an_in_process_caller_gets_its_umask_back(self) -> None:
+        import contextlib
+        import io
+
+        path = self.write_selection(minimal())
+        with umask(0o022):
+            with contextlib.redirect_stdout(io.StringIO()):
+                cp.main(["--state-root", self.state, "--selection", path, "--dry-run"])
+            self.assertEqual(os.umask(0o022), 0o022)
+
     def test_parse_arguments_forms(self) -> None:
         parsed = cp.parse_arguments(["--state-root", "/x", "--selection", "/y", "--dry-run"])
         self.assertEqual(parsed, cp.Arguments("/x", "/y", False, True))
