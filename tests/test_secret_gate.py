@@ -1053,6 +1053,8 @@ class TestCaseAndUnicode(unittest.TestCase):
             "WiFi \u015e\u0130FRES\u0130: " + MADE_UP,
             "\u201epassword\u201c: \u201e" + MADE_UP + "\u201c",
             "\u201atoken\u2018: \u201a" + MADE_UP + "\u2018",
+            # A quoted value after a comma: read only when both quotes are.
+            "\u201apassword\u2018,\u201a" + MADE_UP + "\u2018",
         )
         for text in texts:
             with self.subTest(text=text):
@@ -1378,6 +1380,10 @@ class TestAssignmentForms(unittest.TestCase):
             "German, words between": (f"Das Passwort f\u00fcr das NAS lautet jetzt {human}", assignment),
             "Italian, words between": (f"la password di root \u00e8 adesso {human}", assignment),
             "XML, CDATA": (f'<entry key="db.password"><![CDATA[{human}]]></entry>', assignment),
+            "XML, CDATA after an attribute": (
+                f'<entry key="db.password" type="string"><![CDATA[{human}]]></entry>',
+                assignment,
+            ),
             "XML, a capitalised value child after an attribute": (
                 f'<entry key="db.password" type="string"><Value>{human}</Value></entry>',
                 assignment,
