@@ -1577,7 +1577,7 @@ _folds_with_marks: set[str] = set()
 # leaves only those a text needs folded.
 _stable: set[str] = {chr(c) for c in range(128)}
 # The quotes that word processors and chat clients put for plain ones
-# ("password": "…" typed, “password”: “…” sent), read as the plain ones.
+# ("password": "…" typed, “password”: “…” sent).
 TYPOGRAPHIC_QUOTES = (
     ("\u201c", '"'),
     ("\u201d", '"'),
@@ -1647,8 +1647,8 @@ def _cut_runs_within(run: str, as_nul: dict[int, int], nul_run: re.Pattern[str])
 
 
 def fold_for_scan(text: str) -> str:
-    """The text as a reader sees it, for the secret scan: typographic
-    quotes made plain, invisible characters removed, compatibility forms folded, at most MAX_FOLD_CHARS
+    """The text as a reader sees it, for the secret scan: invisible
+    characters removed, compatibility forms folded, at most MAX_FOLD_CHARS
     characters for each one read, runs of marks that NFKC would reorder cut
     to MAX_MARKS_IN_A_ROW.  ASCII is left as is.  Folding character
     by character, then composing what the folds put side by side, gives the
@@ -1657,9 +1657,6 @@ def fold_for_scan(text: str) -> str:
         return text
     import unicodedata
 
-    for quote, plain in TYPOGRAPHIC_QUOTES:
-        if quote in text:
-            text = text.replace(quote, plain)
     if "\u00ad" in text:
         # Soft hyphens, which a text may hold by the hundred, in one C pass.
         text = text.replace("\u00ad", "")
@@ -1902,7 +1899,7 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
     for where, field, text in fields:
         place = f"{where}/{field}" if field else where
         if text not in hits:
-            hits[text], work = secret_hit(fold_for_scan(text))
+            hits[text], work = judge_text(text)
             judged += work
             if judged > MAX_JUDGEMENT_WORK:
                 if first is not None:
@@ -1920,6 +1917,24 @@ def _refuse_secrets(fields: list[tuple[str, str, str]]) -> None:
         error = ProjectionError("selection_secret", first[0], hit_family(first[1]))
         error.secret_fields = secret_fields
         raise error
+
+
+def judge_text(text: str, explain: Explain = None) -> tuple[SecretHit | None, int]:
+    """The earliest hit in one text as a reader sees it (fold_for_scan), and
+    the work it took.  Typographic quotes that pair up (an even number of
+    double ones and of single ones) are read as plain quotes: “password”:
+    “…” is a quoted key and value.  Otherwise the text is read as written,
+    so that an unclosed “ stays the first symbol of the value after it
+    (password: “…), where a plain one would open a value that never ends."""
+    folded = fold_for_scan(text)
+    doubles = sum(folded.count(quote) for quote, plain in TYPOGRAPHIC_QUOTES if plain == '"')
+    singles = sum(folded.count(quote) for quote, plain in TYPOGRAPHIC_QUOTES if plain == "'")
+    if (doubles or singles) and doubles % 2 == 0 and singles % 2 == 0:
+        for quote, plain in TYPOGRAPHIC_QUOTES:
+            folded = folded.replace(quote, plain) if quote in folded else folded
+        if explain:
+            explain(f"read with plain quotes as {folded!r}")
+    return secret_hit(folded, explain)
 
 
 def selection_digest(selection: JsonObject) -> str:
@@ -3359,11 +3374,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         judge="assigned-value",
         keywords=("env",),
     ),
-    # .pgpass: host:port:database:user:password, "*" for any of the first four.
+    # .pgpass: host:port:database:user:password, "*" for any of the first four;
+    # not hex pairs, as a certificate's fingerprint is written (AB:12:CD:…).
     SecretRule(
         "credential-assignment",
         # Anchored on the ":" after the host, which the engine jumps to.
-        r":(?<=[A-Za-z0-9_.*-]:)(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:(?P<password>)" + VALUE,
+        r":(?<=[A-Za-z0-9_.*-]:)(?!(?:[0-9A-Fa-f]{2}:){3})(?:[0-9]{1,5}+|\*):[^\s:\x00]{1,63}+:[^\s:\x00]{1,63}+:"
+        r"(?P<password>)" + VALUE,
         example=r"db\.internal:5432:app:deploy:[A-Za-z0-9]{14}",
         judge="assigned-value",
         keywords=(":",),
@@ -3444,7 +3461,7 @@ REFERENCE_SCHEMES = frozenset(
     {"vault", "env", "file", "fd", "op", "ssm", "secretsmanager", "keyring", "keychain", "sops", "secret"}
 )
 # Values that are data, not credentials: dates and times, IPv6 and MAC
-# addresses, fingerprints (hex pairs joined by colons), host names (lower case, the last label letters only) with a
+# addresses, host names (lower case, the last label letters only) with a
 # port, e-mail addresses, version numbers (also a package's,
 # next-auth@5.0.0-beta.19, and a range, ^5.0.0) and paths.
 STRUCTURED_PATTERN = (
@@ -3452,7 +3469,6 @@ STRUCTURED_PATTERN = (
     r"(?:[Zz]|[+-][0-9]{2}(?::?[0-9]{2})?)?"
     r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:[.,][0-9]{1,9})?(?:[Zz]|[AaPp][Mm])?"
     r"|(?=[0-9A-Fa-f]*:[0-9A-Fa-f]*:)[0-9A-Fa-f:.]{2,45}(?:%[A-Za-z0-9]{1,16})?"
-    r"|(?:[0-9A-Fa-f]{2}:){3,127}[0-9A-Fa-f]{2}"
     r"|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?::[0-9]{1,5})?"
     r"|[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}"
     r"|(?:@?[a-z0-9][a-z0-9._/-]{0,63}@)?[~^]?v?[0-9]{1,6}(?:\.[0-9]{1,6}){1,3}(?:[-+][0-9A-Za-z.-]{1,32})?"
@@ -3486,7 +3502,7 @@ JOSE_HEADER_PARAMETERS = frozenset(
 )
 BASE64URL_TO_BASE64 = str.maketrans("-_", "+/")
 # What Markdown writes around emphasised or struck-through words.
-MARKDOWN_EMPHASIS = "*_~"
+MARKDOWN_EMPHASIS = ("**", "__", "~~", "*", "_")
 # Masks and cuts: what stands for the hidden part of a value.
 MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
 # Neighbouring characters that step by one or repeat, at least this share
@@ -3686,6 +3702,7 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "strict_name": (STRICT_NAME_PATTERN, True, False),
     "code": (CODE_PATTERN, True, False),
     "call": (CALL_PATTERN, True, False),
+    "call_arguments": (r"[(\[]([^)\]]*+)[)\]]", True, False),
     "identifier": (r"[A-Za-z_][A-Za-z0-9_]*", True, False),
     "digit": (r"[0-9]", True, False),
     "vowel": (r"[AEIOUYaeiouy]", True, False),
@@ -4492,19 +4509,25 @@ def a_type_name(value: str, password: bool) -> str | None:
 
 def a_call(value: str, _password: bool) -> str | None:
     """Code that calls what holds the value (`client.connect()`,
-    require("os").cpus().length): a name that reads as one, then a call
-    with no argument or a quoted one, or a call after an attribute; or a
-    name and "(" alone, a call whose quoted argument closed the quotes
-    around it (node -p "require(\"os\")…")."""
+    require("os").cpus().length): a name of letters, then a call with no
+    argument or a quoted one, or a call after an attribute, every argument
+    and subscript a name."""
     scanner = _secret_scanner()
     head = value.partition("(")[0]
-    # Names of letters alone: a password may end in "()" (Welcome1()).
+    # Names of letters alone, a function's in lower case: a password may
+    # end in "()" (Welcome1(), Welcome()).
     if not head.replace(".", "").replace("_", "").isalpha() or not scanner.wordish.fullmatch(head):
         return None
-    if value.endswith("(") and value.count("(") == 1:
-        value += ")"  # the call the quotes cut
+    if "." not in head and not head[0].islower():
+        return None
     if scanner.call.fullmatch(value) is None or "(" not in value:
         return None
+    # What the calls and subscripts hold reads as names: a literal passed
+    # to one is a value (getpass('…'), decode("…")).
+    for argument in scanner.call_arguments.findall(value):
+        bare = argument.strip("\\\"'")
+        if bare and not scanner.wordish_or_numbered.fullmatch(bare):
+            return None
     called = "()" in value or '("' in value or "('" in value or '(\\"' in value or "." in head
     return "call" if called else None
 
@@ -4612,17 +4635,32 @@ def _unwrapped(raw: str, offset: int) -> tuple[str, int]:
     that ends a sentence or closes Markdown emphasis; and where it starts."""
     if len(raw) >= 2 and raw[0] + raw[-1] in ('""', "''", "``", "{}"):
         inner = raw[1:-1]
-        return (inner[:-1] if inner.endswith("\\") else inner), offset + 1
+        return _without_emphasis(inner[:-1] if inner.endswith("\\") else inner), offset + 1
     # A JSON string's escaped line break ends a bare value: "KEY=…\nNEXT=1".
     if "\\" in raw:
         for escape in ("\\n", "\\r", "\\t"):
             raw = raw.partition(escape)[0] or raw
     value = raw if raw.endswith("...") else raw.rstrip(".,:;")
-    # Markdown's emphasis around a word (**required**, *opaque*, ~~weak~~)
-    # and what ends a sentence after it ("Strong!", "hashed.**") are not
-    # part of it; they belong to a password that has digits ("lhyky406KM!").
-    word = value.strip(MARKDOWN_EMPHASIS).rstrip("!?.,:;" + MARKDOWN_EMPHASIS)
-    return (word if word.isalpha() else value), offset
+    # "!", "?" and "*" end a sentence or close emphasis after a word
+    # ("Strong!"), and a typographic quote closes one ("opaque”"), but they
+    # belong to a password that has digits ("lhyky406KM!").
+    word = value.rstrip("!?*").strip("".join(quote for quote, _plain in TYPOGRAPHIC_QUOTES))
+    return _without_emphasis(word if word.isalpha() else value), offset
+
+
+def _without_emphasis(value: str) -> str:
+    """A word in Markdown's emphasis (**required**, *opaque*, ~~weak~~), or
+    closing it after the sentence it ends ("hashed.**"), without the marks;
+    any other value as it is: a mark that closes nothing is a symbol
+    ("Dragon~"), and a value with digits stays whole."""
+    for mark in MARKDOWN_EMPHASIS:
+        inner = value.removeprefix(mark).removesuffix(mark)
+        if len(inner) == len(value) - 2 * len(mark) and inner.isalpha():
+            return inner
+        closed = value.removesuffix(mark)
+        if len(closed) < len(value) and closed[-1:] in ".!?:" and closed[:-1].isalpha():
+            return closed[:-1]
+    return value
 
 
 def _labelled_family(scanner: _SecretScanner, value: str, label: str) -> str | None:

@@ -565,6 +565,10 @@ def _selection_shapes() -> dict[str, bytes]:
         "every keyword of the secret gate in every summary": json.dumps(
             hostile_selection(every_keyword, text=distinct_text, ensure_ascii=False), ensure_ascii=False
         ).encode(),
+        "every keyword of the secret gate between typographic quotes": json.dumps(
+            hostile_selection(lambda: "\u201c" + every_keyword() + "\u201d", text=distinct_text, ensure_ascii=False),
+            ensure_ascii=False,
+        ).encode(),
         "values that assign their key again": json.dumps(
             hostile_selection(lambda: "#" + _random(3) + "_password=" + _random(2, "!$*+./:?@^|~"))
         ).encode(),

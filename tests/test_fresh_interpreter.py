@@ -947,6 +947,7 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             "marks in reverse canonical order": (lambda: "a" + "\u0345" * 1000 + "\u0316" * 999, "checked"),
             # Every row searched in every text, none matching.
             "every keyword of the secret gate": (every_keyword, "checked"),
+            "every keyword after a typographic quote": (lambda: "\u201c" + every_keyword() + "\u201d", "checked"),
         }
         for name, (unit, code) in shapes.items():
             with self.subTest(name):

@@ -1707,12 +1707,25 @@ class TestPrecision(unittest.TestCase):
             "- **API keys are scoped.** One per service.",
             "Your password is ~~weak~~ strong now.",
             "Pass the API key to `client.connect()` on startup.",
-            'Run node -p "require(\\"os\\").cpus().length" to count cores.',
+            "\u201cpassword\u201d: \u201c**required**\u201d",
             *("sha256 Fingerprint=" + fingerprint for fingerprint in fingerprints),
         ]
         for text in texts:
             with self.subTest(text=text):
                 self.assertIsNone(cp.find_secret(text))
+        # A mark that closes nothing is a symbol; a text with typographic
+        # quotes is also read with them as written (an unclosed “ opens no
+        # quoted value, and the value holds it).
+        for text in (
+            "password: Dragon~",
+            "password: *Dragon",
+            "password: Dragon!~",
+            "password: \u201c" + MADE_UP,
+            "password = \u2018" + MADE_UP + "\u201d",
+            "private_key: " + ":".join(rand(HEX.upper(), 2, rng) for _ in range(32)),
+        ):
+            with self.subTest(text=text):
+                self.assertIsNotNone(selection_verdict([text]))
         # A quoted value starts inside its quotes; one in emphasis, at the marks.
         for text, at in (
             ("password: **" + MADE_UP + "**", 10),
@@ -1754,7 +1767,6 @@ class TestValueJudgements(unittest.TestCase):
             ("db01.prod.internal:5432", "data"),
             ("next-auth@5.0.0-beta.19", "data"),
             ("^5.0.0-beta.4", "data"),
-            ("AB:12:CD:34:EF:56:78:90", "data"),
         ],
         "a_path": [("/run/secrets/db_password", "path"), ("~/.ssh/id_rsa", "path"), ("C:\\keys\\app.pfx", "path")],
         "said_about_a_secret": [
@@ -1769,7 +1781,7 @@ class TestValueJudgements(unittest.TestCase):
         "an_assignment": [("AWS_PROFILE=prod-admin", "assignment"), ("bos_token=", "assignment")],
         "a_name": [("getPassword", "name"), ("TokenV2", "name"), ("3AA5C34371567BD2", "key-id")],
         "a_type_name": [("X25519PrivateKey", "type"), ("secrecy::SecretString", "type")],
-        "a_call": [("client.connect()", "call"), ('require("os").cpus().length', "call"), ("require(", "call")],
+        "a_call": [("client.connect()", "call"), ('require("os").cpus().length', "call"), ("getpass()", "call")],
         "a_reference": [("vault/secret/data/prod#password", "reference")],
         "low_entropy": [("aaaaaaab", "low-entropy")],
     }
@@ -1880,9 +1892,14 @@ class TestValueJudgements(unittest.TestCase):
                 self.assertEqual(cp.reads_as_a_name(value), reads)
 
     def test_a_password_with_parentheses_is_no_call(self) -> None:
-        """A call's name is made of letters: digits or random case before
-        "(" make a password (Welcome1(), Summer2024(), Summer(2024))."""
-        for value in ("Welcome1()", "Summer2024(", "Summer(2024)", "Xk9m.Q2(v)", MADE_UP + "()"):
+        """A call's name is made of letters, a function's in lower case, and
+        what it is given reads as names: Welcome1(), Welcome(),
+        Summer(2024), getpass('<a literal>') are values."""
+        rng = random.Random(35)
+        literal = mixed(ALNUM, 14, rng)
+        values = ("Welcome1()", "Welcome()", "Summer2024(", "Summer(2024)", "Xk9m.Q2(v)", MADE_UP + "()", "welcome(")
+        values += (f"Ab.Cd({literal})", f"x()[{literal}]", f"getpass('{literal}')", f'decode("{literal}")')
+        for value in values:
             with self.subTest(value=value):
                 self.assertIsNone(cp.a_call(value, True))
 

@@ -26,7 +26,7 @@ def explain(text: str) -> list[str]:
     folded = cp.fold_for_scan(text)
     if folded != text:
         lines.append(f"read as {folded!r}")
-    hit, work = cp.secret_hit(folded, explain=lines.append)
+    hit, work = cp.judge_text(text, explain=lines.append)
     lines.append(f"judging it took {work} units of work")
     if hit is None:
         lines.append("passes")
