@@ -1927,6 +1927,8 @@ def judge_text(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
     so that an unclosed “ stays the first symbol of the value after it
     (password: “…), where a plain one would open a value that never ends."""
     folded = fold_for_scan(text)
+    if folded.isascii():
+        return secret_hit(folded, explain)
     doubles = sum(folded.count(quote) for quote, plain in TYPOGRAPHIC_QUOTES if plain == '"')
     singles = sum(folded.count(quote) for quote, plain in TYPOGRAPHIC_QUOTES if plain == "'")
     if (doubles or singles) and doubles % 2 == 0 and singles % 2 == 0:
