@@ -2271,6 +2271,14 @@ class TestLinearTime(unittest.TestCase):
             ("selection_secret", "/branches/0/summaries/0/text", "credential-assignment", 1),
         )
 
+    def test_a_value_judged_anew_costs_more_than_one_judged_before(self) -> None:
+        """The work of judging: CANDIDATE_WORK for each candidate, and
+        VALUE_WORK more for each value not judged before in the process."""
+        value = mixed(ALNUM, 16, random.Random(37))
+        _hit, first = cp.secret_hit("password=" + value)
+        _hit, again = cp.secret_hit("passwd=" + value)
+        self.assertEqual((first, again), (cp.CANDIDATE_WORK + cp.VALUE_WORK, cp.CANDIDATE_WORK))
+
     def test_a_crowded_selection_is_judged_to_its_end(self) -> None:
         """Texts dense in keys whose values are words pass however many
         there are, and a secret after all of them is found where it is."""
