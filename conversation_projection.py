@@ -1578,14 +1578,9 @@ _folds_with_marks: set[str] = set()
 _stable: set[str] = {chr(c) for c in range(128)}
 # The quotes that word processors and chat clients put for plain ones
 # ("password": "…" typed, “password”: “…” sent).
-TYPOGRAPHIC_QUOTES = (
-    ("\u201c", '"'),
-    ("\u201d", '"'),
-    ("\u201e", '"'),
-    ("\u2018", "'"),
-    ("\u2019", "'"),
-    ("\u201a", "'"),
-)
+TYPOGRAPHIC_DOUBLE_QUOTES = "\u201c\u201d\u201e"
+TYPOGRAPHIC_SINGLE_QUOTES = "\u2018\u2019\u201a"
+TYPOGRAPHIC_QUOTES = TYPOGRAPHIC_DOUBLE_QUOTES + TYPOGRAPHIC_SINGLE_QUOTES
 # The characters the scan's text drops.
 _invisible = ClassPattern(lambda: [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS])
 # NFKC puts each run of combining marks in canonical order by an insertion
@@ -1929,11 +1924,12 @@ def judge_text(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
     folded = fold_for_scan(text)
     if folded.isascii():
         return secret_hit(folded, explain)
-    doubles = sum(folded.count(quote) for quote, plain in TYPOGRAPHIC_QUOTES if plain == '"')
-    singles = sum(folded.count(quote) for quote, plain in TYPOGRAPHIC_QUOTES if plain == "'")
+    doubles = sum(map(folded.count, TYPOGRAPHIC_DOUBLE_QUOTES))
+    singles = sum(map(folded.count, TYPOGRAPHIC_SINGLE_QUOTES))
     if (doubles or singles) and doubles % 2 == 0 and singles % 2 == 0:
-        for quote, plain in TYPOGRAPHIC_QUOTES:
-            folded = folded.replace(quote, plain) if quote in folded else folded
+        for quotes, plain in ((TYPOGRAPHIC_DOUBLE_QUOTES, '"'), (TYPOGRAPHIC_SINGLE_QUOTES, "'")):
+            for quote in quotes:
+                folded = folded.replace(quote, plain)
         if explain:
             explain(f"read with plain quotes as {folded!r}")
     return secret_hit(folded, explain)
@@ -4646,7 +4642,7 @@ def _unwrapped(raw: str, offset: int) -> tuple[str, int]:
     # "!", "?" and "*" end a sentence or close emphasis after a word
     # ("Strong!"), and a typographic quote closes one ("opaque”"), but they
     # belong to a password that has digits ("lhyky406KM!").
-    word = value.rstrip("!?*").strip("".join(quote for quote, _plain in TYPOGRAPHIC_QUOTES))
+    word = value.rstrip("!?*").strip(TYPOGRAPHIC_QUOTES)
     return _without_emphasis(word if word.isalpha() else value), offset
 
 
