@@ -184,6 +184,12 @@ class TestSummaryParts(unittest.TestCase):
         self.assertEqual(chunks[0].split(" ")[0], "a" * 201)
         self.assertEqual(cp.summary_chunks("user", "x " + "y" * 600)[0], "x " + "y" * (256 - len("user (1/3): ") - 2))
 
+    def test_a_part_whose_room_ends_on_a_space_ends_there(self) -> None:
+        for role in ("user", "assistant"):
+            room = cp.QUERY_LABEL_CHARS - len(f"{role} (1/2): ")
+            with self.subTest(role=role):
+                self.assertEqual(cp.summary_chunks(role, "w" * room + " " + "z" * 100), ["w" * room, "z" * 100])
+
     def test_parts_in_the_extraction(self) -> None:
         text = "First line\n" + "word " * 120 + "the last words"
         value = one_summary(text, role="assistant", memoryRef="mem-1")

@@ -12,6 +12,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import stat
 import string
 import subprocess
@@ -30,6 +31,7 @@ import secret_samples
 import standin_graphify
 from cp_testlib import (
     CAN_SYMLINK,
+    HANDLED_SIGNALS,
     HERE,
     MODULE,
     REQUIRE_DEV_TOOLS,
@@ -196,6 +198,27 @@ class TestCommandLine(TempDirTestCase):
             with contextlib.redirect_stdout(io.StringIO()):
                 cp.main(["--state-root", self.state, "--selection", path, "--dry-run"])
             self.assertEqual(os.umask(0o022), 0o022)
+
+    def test_an_in_process_caller_gets_its_signal_handlers_back(self) -> None:
+        import contextlib
+        import io
+
+        path = self.write_selection(minimal())
+        handlers = {signum: signal.getsignal(signum) for signum in HANDLED_SIGNALS}
+
+        def mine(signum: int, frame: object) -> None:
+            raise AssertionError("no signal was sent")
+
+        try:
+            for signum in HANDLED_SIGNALS:
+                signal.signal(signum, mine)
+            with contextlib.redirect_stdout(io.StringIO()):
+                cp.main(["--state-root", self.state, "--selection", path, "--dry-run"])
+            for signum in HANDLED_SIGNALS:
+                self.assertIs(signal.getsignal(signum), mine, signum)
+        finally:
+            for signum, handler in handlers.items():
+                signal.signal(signum, handler)
 
     def test_parse_arguments_forms(self) -> None:
         parsed = cp.parse_arguments(["--state-root", "/x", "--selection", "/y", "--dry-run"])

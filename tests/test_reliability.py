@@ -27,7 +27,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import standin_graphify
 from cp_testlib import (
     CAN_SYMLINK,
+    HANDLED_SIGNALS,
     HERE,
+    MODULE,
     REQUIRE_DEV_TOOLS,
     SIGNALS_BY_DEFAULT,
     Result,
@@ -367,6 +369,27 @@ class TestSignals(Lifecycle):
                 completed = run_faulty({"at": None, "signal_at_start": True}, ["--state-root", self.state, *args])
                 self.assertResult(Result(completed), "interrupted", 3)
                 self.assertEqual(snapshot_tree(self.state), before)
+
+    @unittest.skipUnless(hasattr(signal, "pthread_sigmask"), "POSIX signal masks")
+    def test_a_signal_after_the_answer_leaves_its_exit_status(self) -> None:
+        """Once the line is printed, the program blocks the signals it
+        handles: one that arrives while the interpreter shuts down (when the
+        default handlers are back) is never delivered."""
+        code = (
+            "import os, runpy, signal, sys\n"
+            f"sys.argv = [{MODULE!r}, '--help']\n"
+            "try:\n"
+            f"    runpy.run_path({MODULE!r}, run_name='__main__')\n"
+            "finally:\n"
+            f"    for signum in {[int(s) for s in HANDLED_SIGNALS]!r}:\n"
+            "        signal.signal(signum, signal.SIG_DFL)\n"
+            "        os.kill(os.getpid(), signum)\n"
+        )
+        completed = subprocess.run(
+            [sys.executable, "-I", "-c", code], capture_output=True, env=child_env(), preexec_fn=SIGNALS_BY_DEFAULT
+        )
+        self.assertEqual((completed.returncode, completed.stderr), (0, b""))
+        self.assertEqual(completed.stdout, (cp.HELP_TEXT + "\n").encode("ascii"))
 
     @unittest.skipUnless(hasattr(signal, "SIGHUP"), "POSIX signals")
     def test_sigterm_before_each_step(self) -> None:

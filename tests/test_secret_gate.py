@@ -1032,6 +1032,12 @@ class TestJudgement(unittest.TestCase):
             with self.subTest(url=url):
                 self.assertEqual(cp.find_secret(url), (url.index(MADE_UP[:6]), "url-credentials"))
 
+    def test_a_value_turned_away_as_an_assignment_is_read_again_from_its_start(self) -> None:
+        """After a key of no identifier (a password word of another language),
+        a value that assigns may hold the key again, with a value of its own."""
+        text = f"Senha: lang=Senha: {MADE_UP}"
+        self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+
     def test_the_value_is_never_returned(self) -> None:
         result = cp.find_secret(f"password={MADE_UP}")
         self.assertIsNotNone(result)
@@ -1653,6 +1659,26 @@ class TestKeyJudgements(unittest.TestCase):
         self.assertIsNone(cp.find_secret(f"boarding pass: {MADE_UP}"))
         self.assertIsNone(cp.find_secret(f"sort key: {MADE_UP}"))
 
+    # Endings that make one word a key however it starts (mysqlpasswd), as
+    # the reference page lists them (written out, as the qualifiers are).
+    PASSWORD_ENDINGS = ("pass", "passwd", "password", "pwd", "pw", "psk")
+
+    def test_each_password_ending_makes_one_word_a_key(self) -> None:
+        for ending in self.PASSWORD_ENDINGS:
+            for word in (f"mysql{ending}", f"MYSQL{ending.upper()}"):
+                text = f"{word}={MADE_UP}"
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+
+    def test_a_test_name_after_pass_is_ascii_letters_digits_and_underscores(self) -> None:
+        """Only such a word is taken for a test's name (pass: TestLogin2FA);
+        another after "pass:" is judged as a password."""
+        self.assertIsNone(cp.find_secret("pass: TestLogin2FA"))
+        for value in ("TestÜber", "test_login!", "TestLogin-2"):
+            text = f"pass: {value}"
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (6, "credential-assignment"))
+
     def test_keys_that_name_a_secret_pass_every_judgement(self) -> None:
         for text, names_a_password in (
             ("db_password", True),
@@ -1940,6 +1966,15 @@ class TestTokenRuns(unittest.TestCase):
                 for _ in range(40):
                     sample = from_pattern(rule.example, rng)
                     self.assertIsNotNone(run.search(sample), sample)
+
+    def test_an_azure_client_secret_inside_a_longer_run_is_not_one(self) -> None:
+        """Its row is anchored on "Q~" four characters in: none of the
+        characters that a longer run holds may stand before those four."""
+        sample = "abc4Q~" + "Ab1_~.-" * 4 + "Ab1"
+        self.assertEqual(cp.find_secret(f"see {sample}"), (8, "azure-ad-client-secret"))
+        for before in "aZ0_~.-":
+            with self.subTest(before=before):
+                self.assertIsNone(cp.find_secret(f"see {before}{sample}"))
 
     def test_a_token_alone_in_prose_is_found(self) -> None:
         """Prose whose runs are all short tries no token row; a token in it
