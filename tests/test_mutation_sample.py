@@ -207,6 +207,26 @@ class TestReach(unittest.TestCase):
         self.assertEqual(reach.stages_for(2, staged)[0].commands[0][-1:], ["t::find"])
         self.assertEqual(reach.stages_for(3, staged), staged)  # no function reads it: the whole suite
 
+    def test_a_line_run_at_import_runs_the_tests_that_read_what_it_binds(self) -> None:
+        """A test may read a table itself (cp.SECRET_RULES) and run no line
+        that reads it: it runs for the lines that bind the table too."""
+        module = "LIMIT = 3\nPATTERN = 'x' * LIMIT\nUNUSED = 4\n"
+        tree = self.tiny_tree(
+            "import conversation_projection as cp\n\nSEEN = cp.LIMIT\n\n\n"
+            "class TestData:\n    def test_limit(self):\n        assert SEEN\n\n\n"
+            "def test_table():\n    assert cp.PATTERN\n\n\ndef test_other():\n    assert True\n"
+        )
+        named = ms.names_read_by_tests(tree)
+        self.assertIn("LIMIT", named["tests/test_tiny.py::TestData"])  # through the file's SEEN
+        self.assertNotIn("PATTERN", named["tests/test_tiny.py::TestData"])
+        seconds = {"tests/test_tiny.py::TestData::test_limit": 2.0, "tests/test_tiny.py::test_table": 1.0}
+        timings = ms.Timings({**seconds, "tests/test_tiny.py::test_other": 0.5}, [])
+        reach = ms.Reach.build({}, module, timings, "py", named)
+        staged = [ms.Stage("fast", [["all"]], 60.0, 3)]
+        self.assertEqual(reach.stages_for(1, staged)[0].commands[0][-2:], sorted(seconds, key=seconds.__getitem__))
+        self.assertEqual(reach.stages_for(2, staged)[0].commands[0][-1:], ["tests/test_tiny.py::test_table"])
+        self.assertEqual(reach.stages_for(3, staged), staged)  # read by nothing: the whole suite
+
     def test_unreached_mutants_survive_unrun_and_time_outs_are_counted_apart(self) -> None:
         plan = ms.Plan(TINY_MODULE, [], {}, ms.Reach.build({}, TINY_MODULE, ms.Timings({}, []), "py"))
         mutant = next(m for m in ms.enumerate_mutants(TINY_MODULE) if m.line == 13)
@@ -250,6 +270,23 @@ class TestReach(unittest.TestCase):
         self.assertTrue(ms._fails_alone("FAILED tests/test_tiny.py::test_in_process", [*prefix, "t"], tree, env))
         self.assertFalse(ms._fails_alone("FAILED tests/test_tiny.py::test_broken", [*prefix, "t"], tree, env))
         self.assertTrue(ms._fails_alone("time-out", [*prefix, "t"], tree, env))
+
+    def test_a_saved_map_is_used_only_for_the_module_and_tests_it_was_made_from(self) -> None:
+        tree = self.tiny_tree(TINY_TESTS)
+        env = ms._environment(sys.executable)
+        saved = os.path.join(tree, "reach.json")
+        made, _ = ms.load_reach(saved, sys.executable, tree, env, ["tests/"])
+        with open(saved, encoding="utf-8") as handle:
+            kept = json.load(handle)
+        kept["reach"] = {"tests/test_tiny.py::test_in_process": [1]}
+        with open(saved, "w", encoding="utf-8") as handle:
+            json.dump(kept, handle)
+        self.assertEqual(ms.load_reach(saved, sys.executable, tree, env, ["tests/"])[0], kept["reach"])
+        with open(os.path.join(tree, "tests", "test_tiny.py"), "a", encoding="utf-8") as handle:
+            handle.write("\n\ndef test_added():\n    assert cp.never_used(1) == 0\n")
+        again, _ = ms.load_reach(saved, sys.executable, tree, env, ["tests/"])
+        self.assertEqual(again["tests/test_tiny.py::test_added"], [13])
+        self.assertEqual(again["tests/test_tiny.py::test_in_process"], made["tests/test_tiny.py::test_in_process"])
 
     def test_the_map_follows_the_tests_into_their_children(self) -> None:
         """Made end to end on a tiny repository: the in-process test and the

@@ -58,6 +58,7 @@ import argparse
 import ast
 import concurrent.futures
 import glob
+import hashlib
 import io
 import json
 import math
@@ -712,25 +713,13 @@ def _names_outside_bodies(statement: ast.stmt, context: type[ast.expr_context]) 
     return names
 
 
-def import_time_users(text: str) -> dict[int, set[int]]:
-    """For each line run at import, the function-body lines whose result it
-    can change: those that read a name its top-level statement binds, or a
-    name bound from one of those at import (KEY_WORDS -> a pattern built
-    from it -> the function that searches with it), and the bodies of the
-    functions it defines.  A test that reaches none of them runs the same
-    code, mutant or not, once the module is imported."""
-    tree = ast.parse(text)
-    statements = list(tree.body)
+def _bound_at_import(statements: list[ast.stmt]) -> list[set[str]]:
+    """For each top-level statement, the names it binds, and the names
+    bound at import from one of those (KEY_WORDS -> a pattern built from it)."""
     stores = [_names_outside_bodies(statement, ast.Store) for statement in statements]
     loads = [_names_outside_bodies(statement, ast.Load) for statement in statements]
-    read_at: dict[str, set[int]] = {}
-    for statement in statements:
-        bodies = _function_body_lines(statement)
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno in bodies:
-                read_at.setdefault(node.id, set()).add(node.lineno)
-    users: dict[int, set[int]] = {}
-    for index, statement in enumerate(statements):
+    bound = []
+    for index in range(len(statements)):
         names = set(stores[index])
         grown = True
         while grown:
@@ -739,12 +728,72 @@ def import_time_users(text: str) -> dict[int, set[int]]:
                 if other != index and not loaded.isdisjoint(names) and not stores[other].issubset(names):
                     names |= stores[other]
                     grown = True
+        bound.append(names)
+    return bound
+
+
+def _statement_lines(statement: ast.stmt) -> Iterator[int]:
+    """The lines of a top-level statement outside its function bodies."""
+    bodies = _function_body_lines(statement)
+    for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
+        if line not in bodies:
+            yield line
+
+
+def import_time_users(text: str) -> dict[int, set[int]]:
+    """For each line run at import, the function-body lines whose result it
+    can change: those that read a name it binds (see _bound_at_import), and
+    the bodies of the functions it defines.  A test that reaches none of
+    them runs the same code, mutant or not, once the module is imported."""
+    statements = list(ast.parse(text).body)
+    read_at: dict[str, set[int]] = {}
+    for statement in statements:
         bodies = _function_body_lines(statement)
-        lines = bodies.union(*(read_at.get(name, set()) for name in names))
-        for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
-            if line not in bodies:
-                users[line] = lines
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno in bodies:
+                read_at.setdefault(node.id, set()).add(node.lineno)
+    users: dict[int, set[int]] = {}
+    for statement, names in zip(statements, _bound_at_import(statements), strict=True):
+        lines = _function_body_lines(statement).union(*(read_at.get(name, set()) for name in names))
+        users.update(dict.fromkeys(_statement_lines(statement), lines))
     return users
+
+
+def import_time_names(text: str) -> dict[int, set[str]]:
+    """For each line run at import, the names whose values it can change
+    (see _bound_at_import): a test that reads one of them itself
+    (cp.SECRET_RULES) sees the mutant without running a line of the module."""
+    statements = list(ast.parse(text).body)
+    names: dict[int, set[str]] = {}
+    for statement, bound in zip(statements, _bound_at_import(statements), strict=True):
+        names.update(dict.fromkeys(_statement_lines(statement), bound))
+    return names
+
+
+def names_read_by_tests(tree: str) -> dict[str, set[str]]:
+    """For each test class or test function under ``tree``/tests (keyed as
+    its node ids start: tests/x.py::TestClass), the names and attributes its
+    code reads, with those read by the helpers of its file that it names."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(glob.glob(os.path.join(tree, "tests", "test_*.py"))):
+        with open(path, encoding="utf-8") as handle:
+            module = ast.parse(handle.read())
+        helpers: dict[str, set[str]] = {}
+        for statement in module.body:
+            read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
+            read |= {n.attr for n in ast.walk(statement) if isinstance(n, ast.Attribute)}
+            for name in _names_outside_bodies(statement, ast.Store):
+                helpers.setdefault(name, set()).update(read)
+        relative = os.path.relpath(path, tree).replace(os.sep, "/")
+        for statement in module.body:
+            if isinstance(statement, (ast.ClassDef, ast.FunctionDef)):
+                names, grown = set(helpers[statement.name]), True
+                while grown:
+                    more = set().union(*(helpers.get(name, set()) for name in names)) - names
+                    names |= more
+                    grown = bool(more)
+                found[f"{relative}::{statement.name}"] = names
+    return found
 
 
 # Loaded by the hook in each process that runs the module: records, per
@@ -869,36 +918,50 @@ def measure_reach(
 
 @dataclass
 class Reach:
-    """Which tests reach each line, which function lines each line run at
-    import can change (import_time_users), the lines reached where no test
-    was named, and each test's seconds (to run the fastest first and bound
-    the stage)."""
+    """Which tests reach each line, which function lines and names each
+    line run at import can change (import_time_users, import_time_names),
+    which names each test reads itself (names_read_by_tests), the
+    lines reached where no test was named, and each test's seconds (to run
+    the fastest first and bound the stage)."""
 
     tests_by_line: dict[int, list[str]]
     users: dict[int, set[int]]
     unnamed: set[int]
     seconds: dict[str, float]
     python: str
+    names: dict[int, set[str]]
+    read_by_test: dict[str, set[str]]
 
     @classmethod
-    def build(cls, reach: dict[str, list[int]], text: str, timings: Timings, python: str) -> Reach:
+    def build(
+        cls,
+        reach: dict[str, list[int]],
+        text: str,
+        timings: Timings,
+        python: str,
+        named: dict[str, set[str]] | None = None,
+    ) -> Reach:
         by_line: dict[int, list[str]] = {}
         for test, lines in reach.items():
             if test != NO_TEST and test not in timings.failing:
                 for line in lines:
                     by_line.setdefault(line, []).append(test)
-        return cls(by_line, import_time_users(text), set(reach.get(NO_TEST, [])), timings.seconds, python)
+        unnamed = set(reach.get(NO_TEST, []))
+        read = {t: (named or {}).get(_test_class(t), set()) for t in timings.seconds if t not in timings.failing}
+        return cls(by_line, import_time_users(text), unnamed, timings.seconds, python, import_time_names(text), read)
 
     def stages_for(self, line: int, staged: list[Stage]) -> list[Stage]:
         """One stage of the tests that reach the line (for a line run at
-        import, the lines it can change), fastest first; none when no test
-        does; the whole staged suite where that cannot be told: a line
-        reached where no test was named, or one run at import that no
-        function reads."""
+        import, the lines it can change, and the tests that read what it
+        binds), fastest first; none when no test does; the whole staged
+        suite where that cannot be told: a line reached where no test was
+        named, or one run at import that neither a function nor a test reads."""
         lines = self.users.get(line, {line})
-        if (line in self.users and not lines) or not self.unnamed.isdisjoint(lines):
-            return staged
         found = {test for reached in lines for test in self.tests_by_line.get(reached, [])}
+        bound = self.names.get(line, set())
+        found |= {test for test, read in self.read_by_test.items() if not bound.isdisjoint(read)}
+        if (line in self.users and not found) or not self.unnamed.isdisjoint(lines):
+            return staged
         tests = sorted(found, key=lambda t: (self.seconds.get(t, TIMEOUT_FLOOR_SECONDS), t))
         if not tests:
             return []
@@ -907,18 +970,33 @@ class Reach:
         return [Stage("reach", [command], _stage_timeout(took), len(tests))]
 
 
+def tree_fingerprint(tree: str) -> str:
+    """A digest of what a reach map depends on: the module and every file
+    under tests/ (a map made before an edit of either is made again)."""
+    digest = hashlib.sha256()
+    paths = [os.path.join(tree, MODULE_NAME)]
+    paths += sorted(glob.glob(os.path.join(tree, "tests", "**", "*.py"), recursive=True))
+    for path in paths:
+        with open(path, "rb") as handle:
+            digest.update(os.path.relpath(path, tree).encode() + b"\0" + hashlib.sha256(handle.read()).digest())
+    return digest.hexdigest()
+
+
 def load_reach(
     path: str, python: str, tree: str, env: dict[str, str], tests: Sequence[str], *, workers: int = 1
 ) -> tuple[dict[str, list[int]], Timings]:
-    """The reach map and timings from ``path`` when it exists, else measured
-    (and saved there)."""
+    """The reach map and timings from ``path`` when it was made from the
+    same module and tests, else measured (and saved there)."""
+    fingerprint = tree_fingerprint(tree)
     if os.path.exists(path):
         with open(path, encoding="utf-8") as handle:
             found = json.load(handle)
-        return found["reach"], Timings(found["seconds"], found["failing"])
+        if found.get("fingerprint") == fingerprint:
+            return found["reach"], Timings(found["seconds"], found["failing"])
+        print(f"{path} was made from another module or other tests: made again", flush=True)
     reach, timings = measure_reach(python, tree, env, tests, workers=workers)
     with open(path, "w", encoding="utf-8") as handle:
-        saved = {"reach": reach, "seconds": timings.seconds, "failing": timings.failing}
+        saved = {"fingerprint": fingerprint, "reach": reach, "seconds": timings.seconds, "failing": timings.failing}
         json.dump(saved, handle, indent=0, sort_keys=True)
     return reach, timings
 
@@ -1013,7 +1091,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             started = time.monotonic()
             tests = args.tests or ["tests/"]
             mapped, timings = load_reach(args.reach, args.python, trees[0], env, tests, workers=args.jobs)
-            reach = Reach.build(mapped, text, timings, args.python)
+            reach = Reach.build(mapped, text, timings, args.python, names_read_by_tests(trees[0]))
             stages = build_stages(args.python, timings, collected_tests(args.python, trees[0], env))
             failing = list(timings.failing)
             print(f"reach map: {len(mapped)} tests, {time.monotonic() - started:.0f}s", flush=True)
