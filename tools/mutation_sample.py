@@ -37,12 +37,14 @@ one-line hook put on a blank line of the module (line numbers unchanged)
 records, in every process that runs the module (pytest's own and every
 child, whatever interpreter), the lines executed under the name of the test
 that was running (a pytest plug-in names it, in the process and, through the
-environment, to its children).  It records with coverage.py's C tracer where
-coverage is installed, else with a ``sys.settrace`` recorder.  A line run at
+environment, to its children).  It records with coverage.py's C tracer,
+loaded without the rest of coverage, where coverage is installed for that
+interpreter, else with a ``sys.settrace`` recorder.  A line run at
 import (a constant, a pattern, a definition) runs the tests that reach the
 function lines reading what it binds, directly or through other names bound
-at import; one that no function reads, and a line reached where no test was
-named, run the whole staged suite.  A mutant no test reaches is not run: it
+at import, and the tests that read one of those names themselves; one that
+neither reads, and a line reached where no test was named, run the whole
+staged suite.  A mutant no test reaches is not run: it
 counts as surviving ("unreached").  The stages are not run on the unchanged
 tree again: a test that failed in the map's run is left out.
 
@@ -801,23 +803,67 @@ def names_read_by_tests(tree: str) -> dict[str, set[str]]:
 REACH_RECORDER = """
 import atexit, json, os, sys, threading
 
+
+def _c_tracer_module():
+    # coverage.py's C tracer (MUTATION_REACH_TRACER names its file) loaded
+    # on its own: importing coverage costs a child 60 ms, its data more.
+    import importlib.machinery, importlib.util
+    path = os.environ.get("MUTATION_REACH_TRACER", "")
+    if not path.endswith(importlib.machinery.EXTENSION_SUFFIXES[0]) or not os.path.isfile(path):
+        return None  # not built for this interpreter (a child under another CPython)
+    loader = importlib.machinery.ExtensionFileLoader("tracer", path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_file_location("tracer", path, loader=loader))
+    loader.exec_module(module)
+    return module
+
+
 class _Recorder:
     def __init__(self):
         self.test = os.environ.get("MUTATION_REACH_TEST", "?")
         self.lines = {}
+        self.data = {}
+        self.cache = {}
         try:
-            import coverage
-        except ImportError:
-            coverage = None
-        if coverage is not None:
-            self.cov = coverage.Coverage(data_file=None, config_file=False, include=[TARGET])
-            self.cov.start()
-            self.cov.switch_context(self.test)
+            self.module = _c_tracer_module()
+        except Exception:
+            self.module = None
+        if self.module is not None:
+            self.tracers = []
+            sys.settrace(self._start())
+            threading.settrace(self._install)
         else:
-            self.cov = None
             sys.settrace(self._global)
             threading.settrace(self._global)
         atexit.register(self.save)
+
+    def _should_trace(self, filename, frame):
+        disposition = self.module.CFileDisposition()
+        disposition.original_filename = disposition.canonical_filename = filename
+        disposition.source_filename = filename
+        disposition.trace = filename == TARGET
+        disposition.reason = ""
+        disposition.file_tracer = None
+        disposition.has_dynamic_filename = False
+        return disposition
+
+    def _start(self):
+        tracer = self.module.CTracer()
+        tracer.data = self.data
+        tracer.lock_data = tracer.unlock_data = lambda: None
+        tracer.trace_arcs = False
+        tracer.should_trace = self._should_trace
+        tracer.should_trace_cache = self.cache
+        tracer.warn = lambda *args, **kwargs: None
+        tracer.file_tracers = {}
+        tracer.concur_id_func = None
+        tracer.check_include = tracer.should_start_context = tracer.switch_context = tracer.disable_plugin = None
+        self.tracers.append(tracer)
+        return tracer.start()
+
+    def _install(self, frame, event, arg):
+        sys.settrace(None)
+        traced = self._start()
+        return traced(frame, event, arg) if traced else None
 
     def _global(self, frame, event, arg):
         return self._local if frame.f_code.co_filename == TARGET else None
@@ -827,19 +873,19 @@ class _Recorder:
             self.lines.setdefault(self.test, set()).add(frame.f_lineno)
         return self._local
 
+    def _collect(self):
+        # The tracers keep adding to the same sets: emptied in place.
+        for lines in self.data.values():
+            self.lines.setdefault(self.test, set()).update(lines)
+            lines.clear()
+
     def switch(self, test):
+        self._collect()
         self.test = test
-        if self.cov is not None:
-            self.cov.switch_context(test)
 
     def save(self):
-        found = {test: sorted(lines) for test, lines in self.lines.items()}
-        if self.cov is not None:
-            self.cov.stop()
-            data = self.cov.get_data()
-            for context in data.measured_contexts():
-                data.set_query_context(context)
-                found[context or "?"] = sorted(set(found.get(context or "?", [])) | set(data.lines(TARGET) or []))
+        self._collect()
+        found = {test: sorted(lines) for test, lines in self.lines.items() if lines}
         name = os.path.join(os.environ["MUTATION_REACH_DIR"], "reach-%d-%s.json" % (os.getpid(), os.urandom(4).hex()))
         with open(name, "w", encoding="utf-8") as handle:
             json.dump(found, handle)
@@ -900,6 +946,11 @@ def measure_reach(
         reach_env = dict(
             env, PYTHONPATH=out, MUTATION_REACH_DIR=out, MUTATION_REACH_TEST=NO_TEST, MUTATION_TIMINGS=timings_path
         )
+        tracer = subprocess.run(
+            [python, "-c", "import coverage.tracer as t; print(t.__file__)"], check=False, capture_output=True
+        )
+        if tracer.returncode == 0:
+            reach_env["MUTATION_REACH_TRACER"] = tracer.stdout.decode().strip()
         command = [python, *PYTEST, "-p", "mutation_reach_plugin", *tests]
         if (
             workers > 1
