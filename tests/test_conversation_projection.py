@@ -362,6 +362,13 @@ class TestSelectionReading(TempDirTestCase):
         os.mkfifo(fifo)
         self.assertResult(self.run_file(fifo), "selection_unreadable")
 
+    @unittest.skipUnless(os.path.exists("/proc/self/mem"), "Linux /proc")
+    def test_a_regular_file_that_fails_to_read(self) -> None:
+        """/proc/self/mem opens as a regular file; reading it from offset 0
+        fails with EIO (nothing is mapped there)."""
+        self.assertResult(self.run_file("/proc/self/mem"), "selection_unreadable")
+        self.assertFalse(os.path.exists(self.state))
+
     @unittest.skipIf(os.name != "posix" or os.geteuid() == 0, "root reads anything")
     def test_permission_denied(self) -> None:
         path = self.write_selection(minimal())

@@ -914,6 +914,14 @@ class TestJudgement(unittest.TestCase):
                 hit = cp.find_secret(text)
                 self.assertEqual(hit, None if masked else (6, "github-token"))
 
+    def test_a_token_s_body_of_capitals_alone_stays_a_token(self) -> None:
+        """The body is read after the row's literal prefix (hf_, npm_):
+        capitals without separators are a token, not a placeholder's words."""
+        body = rand(string.ascii_uppercase, 36, random.Random(50))
+        for prefix, length, family in (("h" + "f_", 34, "huggingface-token"), ("np" + "m_", 36, "npm-token")):
+            with self.subTest(prefix=prefix):
+                self.assertEqual(cp.find_secret(f"{prefix}{body[:length]}"), (0, family))
+
     def test_an_xml_element_holds_the_value_only_when_its_closing_tag_follows(self) -> None:
         """<password> … </password>: blanks and line breaks may stand between
         the value and the closing tag; any other text means the element
@@ -1404,6 +1412,10 @@ class TestAssignmentForms(unittest.TestCase):
             "XML, name attribute": (f"<property name='hibernate.connection.password'>{human}</property>", assignment),
             "XML, key attribute among others": (
                 f'<Entry Key = "db.password" type="string" >{human}</Entry>',
+                assignment,
+            ),
+            "XML, a namespace prefix of 30 characters": (
+                f"<{'n' * 30}:password>{human}</{'n' * 30}:password>",
                 assignment,
             ),
             "Wi-Fi key": (f"Wi-Fi key: {token}", assignment),
