@@ -4150,7 +4150,7 @@ KEY_JUDGEMENTS: tuple[Callable[[KeyReading], str | None], ...] = (
 
 
 def _a_query_key(key: KeyReading) -> bool:
-    return key.stripped.endswith(("?", "&")) and key.identifier.lower() in ("key", "apikey")
+    return key.stripped.endswith(("?", "&")) and key.identifier.lower() == "key"
 
 
 def key_names_a_password(key: KeyReading) -> bool:
