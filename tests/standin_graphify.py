@@ -22,6 +22,7 @@ MODES = (
     "ok",
     "noisy",  # prints to sys.stdout/sys.stderr and writes to fds 1 and 2
     "missing",  # the import fails
+    "import-out-of-memory",  # the import fails for lack of memory
     "absent",  # export has no to_json
     "no-dedup",  # build_from_json without the dedup keyword
     "positional-only",  # to_json takes built_at_commit positionally only
@@ -150,6 +151,8 @@ def make_loader(mode: str = "ok") -> Any:
     def loader() -> Mapping[str, Any]:
         if mode == "missing":
             raise ImportError("No module named 'graphify'")
+        if mode == "import-out-of-memory":
+            raise MemoryError
         if mode == "adapter-bug":
             return BrokenModules()
         export: Any = SimpleNamespace(to_json=to_json)

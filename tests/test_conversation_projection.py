@@ -2387,6 +2387,7 @@ class TestGraphifyBoundary(TempDirTestCase):
         revision = 2
         for mode, code in (
             ("missing", "graphify_missing"),
+            ("import-out-of-memory", "resource_exhausted"),
             ("absent", "graphify_incompatible"),
             ("no-dedup", "graphify_incompatible"),
             ("positional-only", "graphify_incompatible"),
@@ -2401,7 +2402,9 @@ class TestGraphifyBoundary(TempDirTestCase):
                 revision += 1
                 result = self.project(family(revision=revision), mode=mode)
                 self.assertResult(result, code, 3, withdrawn=True)
-                expected_version = None if mode == "missing" else standin_graphify.STANDIN_VERSION
+                expected_version = (
+                    None if mode in ("missing", "import-out-of-memory") else standin_graphify.STANDIN_VERSION
+                )
                 self.assertEqual(result.json["graphifyVersion"], expected_version)
                 self.assertEqual(result.json["result"], "retry")
                 self.assertEqual(self.entries(), ["state.json"])
@@ -2796,6 +2799,9 @@ class TestWhereNeverWhat(TempDirTestCase):
             '{"schemaVersion": 1, "schemaVersion": 1}': "",
             valid.replace('"branchId": "child"', '"branchId": "child", "branchId": "child"'): "/branches/1",
             valid.replace('"text": "Summary of parent."', '"text": "a", "text": "b"'): "/branches/0/summaries/0",
+            # In a field the format has, where a string belongs: that field.
+            valid.replace('"text": "Summary of parent."', '"text": {"a": 1, "a": 2}'): "/branches/0/summaries/0/text",
+            valid.replace('"branchId": "child"', '"branchId": {"a": 1, "a": 2}'): "/branches/1/branchId",
             # Below a field that is not allowlisted: the nearest reachable object.
             valid.replace('"revision": 1', '"revision": 1, "extra": {"k": [{"a": 1, "a": 2}]}'): "",
             valid.replace('"branchId": "child"', '"branchId": "child", "x": {"a": 1, "a": 2}'): "/branches/1",

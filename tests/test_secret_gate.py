@@ -915,10 +915,15 @@ class TestJudgement(unittest.TestCase):
                 self.assertEqual(hit, None if masked else (6, "github-token"))
 
     def test_a_token_s_body_of_capitals_alone_stays_a_token(self) -> None:
-        """The body is read after the row's literal prefix (hf_, npm_):
-        capitals without separators are a token, not a placeholder's words."""
-        body = rand(string.ascii_uppercase, 36, random.Random(50))
-        for prefix, length, family in (("h" + "f_", 34, "huggingface-token"), ("np" + "m_", 36, "npm-token")):
+        """The body is read after the row's literal prefix (hf_, npm_, ya29.
+        with its escaped dot): capitals without separators are a token, not
+        a placeholder's words."""
+        body = rand(string.ascii_uppercase, 40, random.Random(50))
+        for prefix, length, family in (
+            ("h" + "f_", 34, "huggingface-token"),
+            ("np" + "m_", 36, "npm-token"),
+            ("ya" + "29.", 40, "google-oauth-access-token"),
+        ):
             with self.subTest(prefix=prefix):
                 self.assertEqual(cp.find_secret(f"{prefix}{body[:length]}"), (0, family))
 
@@ -931,6 +936,21 @@ class TestJudgement(unittest.TestCase):
             text = f"<password>\n    {token}{between}</password>"
             with self.subTest(between=between):
                 self.assertEqual(cp.find_secret(text), (text.index(token), "credential-assignment") if found else None)
+
+    def test_only_a_key_or_name_attribute_names_an_element_s_value(self) -> None:
+        """<entry key="db.password">…: the element holds the password;
+        <input type="password">…, <field class="password">…: the quoted word
+        says what the element is, not whose value it holds."""
+        token = rand(ALNUM, 20, random.Random(54))
+        for opening, found in (
+            ('<entry key="db.password">', True),
+            ("<property name='password'>", True),
+            ('<input type="password">', False),
+            ('<field class="password">', False),
+        ):
+            text = f"{opening}{token}</x>"
+            with self.subTest(opening=opening):
+                self.assertEqual(cp.find_secret(text), (len(opening), "credential-assignment") if found else None)
 
     def test_a_value_that_ends_as_a_placeholder_does_passes(self) -> None:
         """ "…_here", "…tokenhere": the ending alone marks a placeholder, on
@@ -1045,6 +1065,14 @@ class TestJudgement(unittest.TestCase):
         a value that assigns may hold the key again, with a value of its own."""
         text = f"Senha: lang=Senha: {MADE_UP}"
         self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+
+    def test_code_that_repeats_its_key_passes_wherever_the_key_stands(self) -> None:
+        """password = dbPassword2, Socks5Auth = Socks5Auth: the value is a
+        name built from the key, at the text's start as after other words."""
+        for text in ("password = dbPassword2", "password: dbPassword2", "Socks5Auth = Socks5Auth"):
+            for before in ("", "config: "):
+                with self.subTest(text=before + text):
+                    self.assertIsNone(cp.find_secret(before + text))
 
     def test_the_value_is_never_returned(self) -> None:
         result = cp.find_secret(f"password={MADE_UP}")
@@ -1691,6 +1719,31 @@ class TestKeyJudgements(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertEqual(cp.find_secret(text), (6, "credential-assignment"))
 
+    # The words after which a secret's word names no credential (max_tokens,
+    # next_page_token), written out as the qualifiers are.
+    NOT_A_CREDENTIAL_BEFORE = (
+        *("authenticity", "cancel", "cancellation", "change", "completion", "continuation", "csrf"),
+        *("foreign", "idempotency", "input", "lock", "max", "min", "next", "num", "number", "output"),
+        *("page", "pagination", "paging", "partition", "primary", "prompt", "public", "publishable"),
+        *("request", "sort", "sync", "total", "xsrf"),
+    )
+
+    def test_a_word_of_another_kind_before_token_names_no_credential(self) -> None:
+        self.assertEqual(cp.find_secret(f"api_token: {MADE_UP}"), (11, "credential-assignment"))
+        for word in self.NOT_A_CREDENTIAL_BEFORE:
+            text = f"{word}_token: {MADE_UP}"
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
+    def test_fail_makes_pass_a_test_result_only_within_its_reach(self) -> None:
+        """ "fail" up to TEST_LOG_REACH characters before "pass:" marks test
+        results; further back it says nothing of this "pass:"."""
+        near = f"fail: CheckoutV3\npass: {MADE_UP}"
+        self.assertIsNone(cp.find_secret(near))
+        far = "fail: CheckoutV3\n" + "Notes on the release were written later by the team.\n" * 3 + f"pass: {MADE_UP}"
+        self.assertGreater(far.index("pass:") - far.index("fail"), cp.TEST_LOG_REACH)
+        self.assertEqual(cp.find_secret(far), (far.index(MADE_UP), "credential-assignment"))
+
     def test_keys_that_name_a_secret_pass_every_judgement(self) -> None:
         for text, names_a_password in (
             ("db_password", True),
@@ -1799,7 +1852,8 @@ class TestValueJudgements(unittest.TestCase):
             ("a1b2c3d4...", "masked"),
             ("tok_Kx9mQ2vLxxxxxxxxxxxxxxxx", "masked"),
         ],
-        "a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run")],
+        # QyzCJopqr: 4 of its 8 neighbouring pairs step by one, exactly half.
+        "a_run": [("abc123xyz", "run"), ("AbCeFG123", "run"), ("abcdefghijklmnop", "run"), ("QyzCJopqr", "run")],
         "data": [
             ("2024-11-30T10:20:30Z", "data"),
             ("db01.prod.internal:5432", "data"),
@@ -1819,7 +1873,12 @@ class TestValueJudgements(unittest.TestCase):
         "an_assignment": [("AWS_PROFILE=prod-admin", "assignment"), ("bos_token=", "assignment")],
         "a_name": [("getPassword", "name"), ("TokenV2", "name"), ("3AA5C34371567BD2", "key-id")],
         "a_type_name": [("X25519PrivateKey", "type"), ("secrecy::SecretString", "type")],
-        "a_call": [("client.connect()", "call"), ('require("os").cpus().length', "call"), ("getpass()", "call")],
+        "a_call": [
+            ("client.connect()", "call"),
+            ('require("os").cpus().length', "call"),
+            ("getpass()", "call"),
+            ("Vault.read(path)", "call"),  # a capital before a dot: a class, not a password
+        ],
         "a_reference": [("vault/secret/data/prod#password", "reference")],
         "low_entropy": [("aaaaaaab", "low-entropy")],
     }
@@ -1881,6 +1940,12 @@ class TestValueJudgements(unittest.TestCase):
             ("Summer!2024", True),
             ("5I67ONgS5qfW1lexysQN", True),
             ("TxDpE7WbLvtFJkVRM7ak", True),
+            # Parts that each read as a word, but more case flips or
+            # digit edges than a name has (MAX_NAME_CASE_FLIPS, _DIGIT_EDGES).
+            ("GzziHfrGpeUuff86", True),
+            ("GzziHfrGpe86", False),
+            ("Tea4Two2Go9", True),
+            ("Tea4Two2Go", False),
         ):
             with self.subTest(value=value):
                 self.assertEqual(cp.a_value_standing_alone(value), alone)
