@@ -154,15 +154,18 @@ class TestReach(unittest.TestCase):
     """Running each mutant only against the tests that reach its line."""
 
     def test_the_hook_keeps_every_line_where_it_was(self) -> None:
-        hooked = ms.hooked_text(TINY_MODULE)
-        original = TINY_MODULE.split("\n")
-        lines = hooked.split("\n")
-        self.assertEqual(len(lines), len(original))
-        changed = [i for i, (a, b) in enumerate(zip(original, lines, strict=True)) if a != b]
-        self.assertEqual(len(changed), 1)
-        self.assertEqual((original[changed[0]], lines[changed[0]]), ("", ms.REACH_HOOK_LINE))
-        self.assertEqual(lines[changed[0] + 1], ms.MAIN_GUARD)
-        compile(hooked, "hooked", "exec")
+        """It takes the first blank line after the docstring and __future__
+        imports: before any code of the module runs."""
+        with_future = '"""Doc.\n\nMore."""\nfrom __future__ import annotations\n\nX = 1\n\n\ndef f():\n    return X\n'
+        for module, blank in ((TINY_MODULE, 2), (with_future, 5)):
+            hooked = ms.hooked_text(module)
+            original = module.split("\n")
+            lines = hooked.split("\n")
+            self.assertEqual(len(lines), len(original))
+            changed = [i + 1 for i, (a, b) in enumerate(zip(original, lines, strict=True)) if a != b]
+            self.assertEqual(changed, [blank])
+            self.assertEqual((original[blank - 1], lines[blank - 1]), ("", ms.REACH_HOOK_LINE))
+            compile(hooked, "hooked", "exec")
 
     def test_import_time_lines_leave_out_function_bodies(self) -> None:
         lines = ms.import_time_lines(TINY_MODULE)
@@ -271,10 +274,34 @@ class TestReach(unittest.TestCase):
         self.assertFalse(ms._fails_alone("FAILED tests/test_tiny.py::test_broken", [*prefix, "t"], tree, env))
         self.assertTrue(ms._fails_alone("time-out", [*prefix, "t"], tree, env))
 
+    def test_a_class_set_up_reaches_for_each_test_and_a_test_failing_only_traced_stays(self) -> None:
+        """setUpClass runs in its first test's set-up: what it reaches counts
+        for every test of the class.  A test that fails only while the map is
+        made (a bound on time, here the recorder's variable) is kept."""
+        tree = self.tiny_tree(
+            TINY_TESTS + "\n\nimport unittest\n\n\nclass TestShared(unittest.TestCase):\n"
+            "    @classmethod\n    def setUpClass(cls):\n        cls.value = cp.never_used(5)\n\n"
+            "    def test_one(self):\n        assert self.value == 4\n\n"
+            "    def test_two(self):\n        assert True\n\n\n"
+            "def test_untraced():\n    assert 'MUTATION_REACH_DIR' not in os.environ\n"
+        )
+        env = ms._environment(sys.executable)
+        reach, timings = ms.measure_reach(sys.executable, tree, env, ["tests/"])
+        self.assertEqual(timings.failing, [])
+        built = ms.Reach.build(reach, TINY_MODULE, timings, "py")
+        stage = built.stages_for(13, [])[0]
+        self.assertEqual(
+            sorted(stage.commands[0][-2:]),
+            ["tests/test_tiny.py::TestShared::test_one", "tests/test_tiny.py::TestShared::test_two"],
+        )
+        self.assertIn("tests/test_tiny.py::test_untraced", built.read_by_test)  # selectable, not left out
+
     def test_a_saved_map_is_used_only_for_the_module_and_tests_it_was_made_from(self) -> None:
         tree = self.tiny_tree(TINY_TESTS)
         env = ms._environment(sys.executable)
-        saved = os.path.join(tree, "reach.json")
+        elsewhere = tempfile.mkdtemp(prefix="reach-map-")
+        self.addCleanup(shutil.rmtree, elsewhere, ignore_errors=True)
+        saved = os.path.join(elsewhere, "reach.json")
         made, _ = ms.load_reach(saved, sys.executable, tree, env, ["tests/"])
         with open(saved, encoding="utf-8") as handle:
             kept = json.load(handle)

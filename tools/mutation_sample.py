@@ -32,21 +32,27 @@ could see:
 
 With ``--reach FILE`` each mutant runs only the tests that reach its line,
 which makes a sample of 100 fit in half an hour on two cores.  One run of
-the whole suite makes the map (kept in FILE) and the per-test timings: a
-one-line hook put on a blank line of the module (line numbers unchanged)
-records, in every process that runs the module (pytest's own and every
-child, whatever interpreter), the lines executed under the name of the test
-that was running (a pytest plug-in names it, in the process and, through the
-environment, to its children).  It records with coverage.py's C tracer,
-loaded without the rest of coverage, where coverage is installed for that
-interpreter, else with a ``sys.settrace`` recorder.  A line run at
-import (a constant, a pattern, a definition) runs the tests that reach the
-function lines reading what it binds, directly or through other names bound
-at import, and the tests that read one of those names themselves; one that
-neither reads, and a line reached where no test was named, run the whole
-staged suite.  A mutant no test reaches is not run: it
-counts as surviving ("unreached").  The stages are not run on the unchanged
-tree again: a test that failed in the map's run is left out.
+the whole suite makes the map (kept in FILE, and made again once a file of
+the repository, the interpreter or the tests chosen changed) and the
+per-test timings.  A one-line hook, put on the first blank line after the
+module's docstring (line numbers unchanged), records in every process that
+runs the module (pytest's own and every child, whatever interpreter) the
+lines executed under the name of the test that was running: a pytest
+plug-in names it, in the process and, through the environment, to its
+children; what a class's set-up and tear-down reach (setUpClass runs in its
+first test's set-up) counts for each of its tests.  It records with
+coverage.py's C tracer, loaded without the rest of coverage, where coverage
+is installed for that interpreter, else with a ``sys.settrace`` recorder.
+A line run at import (a constant, a pattern, a definition) runs the tests
+that reach the function lines reading what it binds, directly or through
+other names bound at import, and the tests that read one of those names
+themselves; one that neither reads, and a line reached where no test was
+named (a function the module calls while it is imported), run the whole
+staged suite.  A mutant no test reaches is not run: it counts as surviving
+("unreached").  A test that failed in the map's run is run again, alone and
+untraced: it is left out only if it fails again.  Not run in this mode:
+the steps of .ci/run outside pytest (the real-Graphify smoke, the
+benchmark, the PowerShell parse, the suites under other CPythons).
 
 Output: one line per mutant (index, line, kind, change, verdict, seconds) to
 the log, then a summary: killed/total, the score with its 95% Wilson
@@ -664,21 +670,29 @@ PARTIAL_RUN_VARIABLE = "CP_FRESH_PARTIAL"
 # Where no test was named: collection, or a child whose environment lost the name.
 NO_TEST = "?"
 REACH_HOOK_NAME = "_mutation_reach.py"
-# The one line put on the blank line before the module's main guard.
+# The one line put on the first blank line after the module's docstring and
+# __future__ imports: the recorder starts before the rest of the module runs,
+# which calls functions of its own at import (the secret table's patterns).
 REACH_HOOK_LINE = (
     '__import__("os").environ.get("MUTATION_REACH_DIR") and exec(compile(open(__import__("os").path.join('
     '__import__("os").path.dirname(__file__), "_mutation_reach.py")).read(), "_mutation_reach", "exec"),'
     ' {"TARGET": __file__})'
 )
-MAIN_GUARD = 'if __name__ == "__main__":'
 
 
 def hooked_text(text: str) -> str:
-    """The module with REACH_HOOK_LINE on the last blank line before its
-    main guard: every line keeps its number."""
+    """The module with REACH_HOOK_LINE on the first blank line after its
+    docstring and __future__ imports: every line keeps its number."""
+    body = ast.parse(text).body
+    head = 0
+    for index, statement in enumerate(body):
+        docstring = index == 0 and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+        future = isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
+        if not (docstring or future):
+            break
+        head = statement.end_lineno or statement.lineno
     lines = text.split("\n")
-    guard = max(index for index, line in enumerate(lines) if line == MAIN_GUARD)
-    blank = max(index for index in range(guard) if lines[index] == "")
+    blank = min(index for index in range(head, len(lines)) if lines[index] == "")
     lines[blank] = REACH_HOOK_LINE
     return "\n".join(lines)
 
@@ -900,19 +914,36 @@ REACH_PLUGIN = """
 import os
 import sys
 
+import pytest
 
-def pytest_runtest_setup(item):
-    os.environ["MUTATION_REACH_TEST"] = item.nodeid
+
+def _name(name):
+    os.environ["MUTATION_REACH_TEST"] = name
     recorder = getattr(sys, "_mutation_reach", None)
     if recorder is not None:
-        recorder.switch(item.nodeid)
+        recorder.switch(name)
+
+
+# Set-up and tear-down run for the whole class (setUpClass runs in its first
+# test's set-up): what they reach is named after the class, the call after
+# the test.
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    _name("::".join(item.nodeid.split("::")[:2]))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    _name(item.nodeid)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    _name("::".join(item.nodeid.split("::")[:2]))
 
 
 def pytest_runtest_logfinish(nodeid, location):
-    os.environ["MUTATION_REACH_TEST"] = "?"
-    recorder = getattr(sys, "_mutation_reach", None)
-    if recorder is not None:
-        recorder.switch("?")
+    _name("?")
 """
 
 
@@ -960,11 +991,15 @@ def measure_reach(
         subprocess.run(command, check=False, cwd=tree, env=reach_env, stdin=subprocess.DEVNULL, capture_output=True)
         with open(timings_path, encoding="utf-8") as handle:
             found = json.load(handle)
-        return merge_reach(glob.glob(os.path.join(out, "reach-*.json"))), Timings(found["seconds"], found["failing"])
+        reach = merge_reach(glob.glob(os.path.join(out, "reach-*.json")))
     finally:
         _write(module, text)
         os.unlink(os.path.join(tree, REACH_HOOK_NAME))
         shutil.rmtree(out, ignore_errors=True)
+    # A test that failed only for being traced (a bound on CPU time) is kept:
+    # its reach was recorded all the same.
+    failing = [test for test in found["failing"] if command_failure([python, *PYTEST, test], tree, env, 600)]
+    return reach, Timings(found["seconds"], failing)
 
 
 @dataclass
@@ -975,7 +1010,7 @@ class Reach:
     lines reached where no test was named, and each test's seconds (to run
     the fastest first and bound the stage)."""
 
-    tests_by_line: dict[int, list[str]]
+    tests_by_line: dict[int, set[str]]
     users: dict[int, set[int]]
     unnamed: set[int]
     seconds: dict[str, float]
@@ -992,11 +1027,18 @@ class Reach:
         python: str,
         named: dict[str, set[str]] | None = None,
     ) -> Reach:
-        by_line: dict[int, list[str]] = {}
-        for test, lines in reach.items():
-            if test != NO_TEST and test not in timings.failing:
-                for line in lines:
-                    by_line.setdefault(line, []).append(test)
+        by_class: dict[str, list[str]] = {}
+        for test in timings.seconds:
+            if test not in timings.failing:
+                by_class.setdefault(_test_class(test), []).append(test)
+        classes = {_test_class(test) for test in timings.seconds}
+        by_line: dict[int, set[str]] = {}
+        for name, lines in reach.items():
+            # A class's name: what its set-up and tear-down reached, for each of its tests.
+            for test in by_class.get(name, []) if name in classes else [name]:
+                if test != NO_TEST and test not in timings.failing:
+                    for line in lines:
+                        by_line.setdefault(line, set()).add(test)
         unnamed = set(reach.get(NO_TEST, []))
         read = {t: (named or {}).get(_test_class(t), set()) for t in timings.seconds if t not in timings.failing}
         return cls(by_line, import_time_users(text), unnamed, timings.seconds, python, import_time_names(text), read)
@@ -1021,15 +1063,18 @@ class Reach:
         return [Stage("reach", [command], _stage_timeout(took), len(tests))]
 
 
-def tree_fingerprint(tree: str) -> str:
-    """A digest of what a reach map depends on: the module and every file
-    under tests/ (a map made before an edit of either is made again)."""
-    digest = hashlib.sha256()
-    paths = [os.path.join(tree, MODULE_NAME)]
-    paths += sorted(glob.glob(os.path.join(tree, "tests", "**", "*.py"), recursive=True))
-    for path in paths:
-        with open(path, "rb") as handle:
-            digest.update(os.path.relpath(path, tree).encode() + b"\0" + hashlib.sha256(handle.read()).digest())
+def tree_fingerprint(tree: str, *arguments: str) -> str:
+    """A digest of what a reach map depends on: every file of the tree the
+    suite runs in (the module, the tests, the fixtures and documents they
+    read), the recorder, and ``arguments`` (the interpreter, the tests run)."""
+    digest = hashlib.sha256("\0".join([REACH_RECORDER, REACH_PLUGIN, TIMING_PLUGIN, *arguments]).encode())
+    for folder, directories, files in os.walk(tree):
+        directories[:] = sorted(name for name in directories if name != "__pycache__")
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            with open(path, "rb") as handle:
+                content = hashlib.sha256(handle.read()).digest()
+            digest.update(os.path.relpath(path, tree).encode("utf-8", "surrogateescape") + b"\0" + content)
     return digest.hexdigest()
 
 
@@ -1038,7 +1083,7 @@ def load_reach(
 ) -> tuple[dict[str, list[int]], Timings]:
     """The reach map and timings from ``path`` when it was made from the
     same module and tests, else measured (and saved there)."""
-    fingerprint = tree_fingerprint(tree)
+    fingerprint = tree_fingerprint(tree, python, *tests)
     if os.path.exists(path):
         with open(path, encoding="utf-8") as handle:
             found = json.load(handle)
