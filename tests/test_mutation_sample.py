@@ -251,8 +251,8 @@ class TestReach(unittest.TestCase):
             " 1 failed a test that fails unchanged too",
         )
 
-    def tiny_tree(self, tests: str) -> str:
-        """A repository of TINY_MODULE and one test file, removed afterwards."""
+    def tiny_tree(self, tests: str, module: str = TINY_MODULE) -> str:
+        """A repository of ``module`` and one test file, removed afterwards."""
         try:
             import pytest  # noqa: F401
         except ImportError:
@@ -261,7 +261,7 @@ class TestReach(unittest.TestCase):
         self.addCleanup(shutil.rmtree, tree, ignore_errors=True)
         os.mkdir(os.path.join(tree, "tests"))
         with open(os.path.join(tree, ms.MODULE_NAME), "w", encoding="utf-8") as handle:
-            handle.write(TINY_MODULE)
+            handle.write(module)
         with open(os.path.join(tree, "tests", "test_tiny.py"), "w", encoding="utf-8") as handle:
             handle.write(tests)
         return tree
@@ -295,6 +295,30 @@ class TestReach(unittest.TestCase):
             ["tests/test_tiny.py::TestShared::test_one", "tests/test_tiny.py::TestShared::test_two"],
         )
         self.assertIn("tests/test_tiny.py::test_untraced", built.read_by_test)  # selectable, not left out
+
+    def test_what_a_memo_cache_builds_once_counts_for_every_test_that_uses_it(self) -> None:
+        module = (
+            "_table: list[int] = []\n"  # 1
+            "\n\n"
+            "def table():\n"  # 4
+            "    if not _table:\n"
+            "        _table.append(build())\n"
+            "    return _table[0]\n"
+            "\n\n"
+            "def build():\n"  # 10
+            "    return 42\n"  # 11
+        )
+        self.assertEqual(ms.memo_caches(module), ["_table"])
+        tree = self.tiny_tree(
+            "import os\nimport sys\n\nsys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))\n"
+            "import conversation_projection as cp\n\n\n"
+            "def test_first():\n    assert cp.table() == 42\n\n\n"
+            "def test_second():\n    assert cp.table() == 42\n",
+            module,
+        )
+        reach, _ = ms.measure_reach(sys.executable, tree, ms._environment(sys.executable), ["tests/"])
+        for test in ("test_first", "test_second"):
+            self.assertIn(11, reach[f"tests/test_tiny.py::{test}"], test)
 
     def test_a_saved_map_is_used_only_for_the_module_and_tests_it_was_made_from(self) -> None:
         tree = self.tiny_tree(TINY_TESTS)

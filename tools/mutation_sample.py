@@ -40,7 +40,9 @@ runs the module (pytest's own and every child, whatever interpreter) the
 lines executed under the name of the test that was running: a pytest
 plug-in names it, in the process and, through the environment, to its
 children; what a class's set-up and tear-down reach (setUpClass runs in its
-first test's set-up) counts for each of its tests.  It records with
+first test's set-up) counts for each of its tests, and the module's memo
+caches (memo_caches) are emptied before each test, so that what a process
+builds once (the secret table's regexes) counts for every test using it.  It records with
 coverage.py's C tracer, loaded without the rest of coverage, where coverage
 is installed for that interpreter, else with a ``sys.settrace`` recorder.
 A line run at import (a constant, a pattern, a definition) runs the tests
@@ -812,6 +814,23 @@ def names_read_by_tests(tree: str) -> dict[str, set[str]]:
     return found
 
 
+def memo_caches(text: str) -> list[str]:
+    """The module's memo caches: private names bound at import to an empty
+    list or dict (_secret_scanner_cache: list[...] = []), filled on first use."""
+    names = []
+    for statement in ast.parse(text).body:
+        target: ast.expr | None = None
+        value: ast.expr | None = None
+        if isinstance(statement, ast.AnnAssign):
+            target, value = statement.target, statement.value
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        empty = (isinstance(value, ast.List) and not value.elts) or (isinstance(value, ast.Dict) and not value.keys)
+        if isinstance(target, ast.Name) and target.id.startswith("_") and empty:
+            names.append(target.id)
+    return names
+
+
 # Loaded by the hook in each process that runs the module: records, per
 # test name, every line of TARGET executed, and writes them when it exits.
 REACH_RECORDER = """
@@ -896,6 +915,12 @@ class _Recorder:
     def switch(self, test):
         self._collect()
         self.test = test
+        # The module's memo caches (MUTATION_REACH_MEMOS) emptied: what is
+        # built once per process (the secret table's regexes) counts for
+        # every test that uses it, not only for the first.
+        module = next((m for m in list(sys.modules.values()) if getattr(m, "__file__", None) == TARGET), None)
+        for name in filter(None, os.environ.get("MUTATION_REACH_MEMOS", "").split(",")):
+            getattr(module, name, {}).clear()
 
     def save(self):
         self._collect()
@@ -982,6 +1007,7 @@ def measure_reach(
         )
         if tracer.returncode == 0:
             reach_env["MUTATION_REACH_TRACER"] = tracer.stdout.decode().strip()
+        reach_env["MUTATION_REACH_MEMOS"] = ",".join(memo_caches(text))
         command = [python, *PYTEST, "-p", "mutation_reach_plugin", *tests]
         if (
             workers > 1
