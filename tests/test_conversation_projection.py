@@ -2802,6 +2802,7 @@ class TestWhereNeverWhat(TempDirTestCase):
             # In a field the format has, where a string belongs: that field.
             valid.replace('"text": "Summary of parent."', '"text": {"a": 1, "a": 2}'): "/branches/0/summaries/0/text",
             valid.replace('"branchId": "child"', '"branchId": {"a": 1, "a": 2}'): "/branches/1/branchId",
+            valid.replace('"refId": "ref-a"', '"refId": {"a": 1, "a": 2}', 1): "/branches/0/sources/0/refId",
             # Below a field that is not allowlisted: the nearest reachable object.
             valid.replace('"revision": 1', '"revision": 1, "extra": {"k": [{"a": 1, "a": 2}]}'): "",
             valid.replace('"branchId": "child"', '"branchId": "child", "x": {"a": 1, "a": 2}'): "/branches/1",

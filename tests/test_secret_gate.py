@@ -983,7 +983,10 @@ class TestJudgement(unittest.TestCase):
 
     def test_the_tail_of_an_identifier_longer_than_the_lookback_is_no_key(self) -> None:
         """A run of identifier characters that fills the whole lookback is
-        data (a blob, a minified name), not a key that ends in "password"."""
+        data (a blob, a minified name), not a key that ends in "password".
+        The reference page gives the lookback."""
+        with open(os.path.join(ROOT, "docs", "secret-gate.md"), encoding="utf-8") as handle:
+            self.assertIn(f"(at most {cp.KEY_LOOKBACK} characters)", handle.read())
         for run, found in ((cp.KEY_LOOKBACK - 1, True), (cp.KEY_LOOKBACK, False), (cp.KEY_LOOKBACK + 40, False)):
             for before in ("", " "):
                 text = f"{before}{'x' * run}password={MADE_UP}"
@@ -1060,6 +1063,16 @@ class TestJudgement(unittest.TestCase):
             with self.subTest(url=url):
                 self.assertEqual(cp.find_secret(url), (url.index(MADE_UP[:6]), "url-credentials"))
 
+    def test_a_name_after_a_password_word_and_a_space_alone_is_no_value(self) -> None:
+        """Senha MockERC20: a name, turned away; the scan goes on past it."""
+        for text, found in (
+            ("Senha MockERC20", None),
+            ("\u041f\u0430\u0440\u043e\u043b\u044c Tea4Two2Go", None),
+            (f"Senha Tea4Two2Go Senha {MADE_UP}", 23),
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), None if found is None else (found, "credential-assignment"))
+
     def test_a_value_turned_away_as_an_assignment_is_read_again_from_its_start(self) -> None:
         """After a key of no identifier (a password word of another language),
         a value that assigns may hold the key again, with a value of its own."""
@@ -1068,8 +1081,14 @@ class TestJudgement(unittest.TestCase):
 
     def test_code_that_repeats_its_key_passes_wherever_the_key_stands(self) -> None:
         """password = dbPassword2, Socks5Auth = Socks5Auth: the value is a
-        name built from the key, at the text's start as after other words."""
-        for text in ("password = dbPassword2", "password: dbPassword2", "Socks5Auth = Socks5Auth"):
+        name built from the key (or from its last word: dbPassword =
+        userPassword2), at the text's start as after other words."""
+        for text in (
+            "password = dbPassword2",
+            "password: dbPassword2",
+            "Socks5Auth = Socks5Auth",
+            "dbPassword = userPassword2",
+        ):
             for before in ("", "config: "):
                 with self.subTest(text=before + text):
                     self.assertIsNone(cp.find_secret(before + text))
@@ -2661,6 +2680,28 @@ class TestDocumentation(unittest.TestCase):
         families = {rule.family for rule in cp.SECRET_RULES}
         self.assertEqual(len(listed), len(set(listed)), "a family listed twice")
         self.assertEqual(sorted(set(listed)), sorted(families))
+
+    def test_the_bound_on_judging_is_documented_as_it_is(self) -> None:
+        """secret-gate.md#cost gives the units and what they allow, codes.md
+        what they allow: both as the module counts."""
+        candidates = cp.MAX_JUDGEMENT_WORK // cp.CANDIDATE_WORK
+        values = cp.MAX_JUDGEMENT_WORK // (cp.CANDIDATE_WORK + cp.VALUE_WORK)
+        per_candidate = round(cp.MAX_SELECTION_BYTES / candidates)
+        per_value = round(cp.MAX_SELECTION_BYTES / values)
+        with open(os.path.join(ROOT, "docs", "secret-gate.md"), encoding="utf-8") as handle:
+            cost = " ".join(handle.read().split("\n## Cost\n", 1)[1].split("\n## ", 1)[0].split())
+        with open(os.path.join(ROOT, "docs", "codes.md"), encoding="utf-8") as handle:
+            codes = handle.read()
+        for text, figures in (
+            (cost, f"each candidate counts {cp.CANDIDATE_WORK} units and each value judged anew {cp.VALUE_WORK} more"),
+            (cost, f"{cp.MAX_JUDGEMENT_WORK:,} in all, which is about {candidates:,} candidates"),
+            (cost, f"candidates (one per {per_candidate} characters of the largest selection)"),
+            (cost, f"or {values:,} values judged anew (one per {per_value};"),
+            (codes, f"about {candidates:,} key-and-value candidates, one per {per_candidate} characters"),
+            (codes, f"or {values:,} values judged anew;"),
+        ):
+            with self.subTest(figures):
+                self.assertIn(figures, text)
 
     def test_the_readme_lists_exactly_the_families_of_the_table(self) -> None:
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
