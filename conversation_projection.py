@@ -5553,17 +5553,20 @@ def _read_bounded(fd: int, limit: int, too_large: str) -> bytes:
 
 
 def read_selection(path: str) -> bytes:
+    """The selection's bytes.  An OS error is selection_unreadable, unless it
+    is a lack of descriptors or memory, which its caller answers as
+    resource_exhausted (as_resource_refusal reads the error it was raised in)."""
     # O_NONBLOCK: opening a FIFO must not wait for a writer.
     try:
         fd = os.open(path, os.O_RDONLY | _O_NONBLOCK | _O_BINARY | _O_CLOEXEC)
-    except (OSError, ValueError) as error:
-        fail("resource_exhausted" if is_resource_exhaustion(error) else "selection_unreadable")
+    except (OSError, ValueError):
+        fail("selection_unreadable")
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             fail("selection_unreadable")
         return _read_bounded(fd, MAX_SELECTION_BYTES, "selection_too_large")
-    except OSError as error:
-        fail("resource_exhausted" if is_resource_exhaustion(error) else "selection_unreadable")
+    except OSError:
+        fail("selection_unreadable")
     finally:
         os.close(fd)
 

@@ -362,6 +362,26 @@ class TestSelectionReading(TempDirTestCase):
         os.mkfifo(fifo)
         self.assertResult(self.run_file(fifo), "selection_unreadable")
 
+    def test_too_few_descriptors_or_too_little_memory_to_open_it(self) -> None:
+        """No descriptor left (EMFILE, ENFILE) or no kernel memory (ENOMEM)
+        when the selection is opened: resource_exhausted, not unreadable."""
+        import errno
+
+        path = self.write_selection(minimal())
+        real_open = os.open
+        for number in (errno.EMFILE, errno.ENFILE, errno.ENOMEM):
+            with self.subTest(errno=errno.errorcode[number]):
+
+                def open_refusing_the_selection(name: Any, *args: Any, **kwargs: Any) -> int:
+                    if name == path:
+                        raise OSError(number, os.strerror(number))
+                    return real_open(name, *args, **kwargs)
+
+                with unittest.mock.patch.object(cp.os, "open", open_refusing_the_selection):
+                    exit_code, line = cp.execute(["--state-root", self.state, "--selection", path])
+                self.assertEqual((exit_code, json.loads(line)["code"]), (3, "resource_exhausted"))
+        self.assertFalse(os.path.exists(self.state))
+
     @unittest.skipUnless(os.path.exists("/proc/self/mem"), "Linux /proc")
     def test_a_regular_file_that_fails_to_read(self) -> None:
         """/proc/self/mem opens as a regular file; reading it from offset 0
