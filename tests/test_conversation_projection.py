@@ -372,9 +372,9 @@ class TestSelectionReading(TempDirTestCase):
         for number in (errno.EMFILE, errno.ENFILE, errno.ENOMEM):
             with self.subTest(errno=errno.errorcode[number]):
 
-                def open_refusing_the_selection(name: Any, *args: Any, **kwargs: Any) -> int:
+                def open_refusing_the_selection(name: Any, *args: Any, refused: int = number, **kwargs: Any) -> int:
                     if name == path:
-                        raise OSError(number, os.strerror(number))
+                        raise OSError(refused, os.strerror(refused))
                     return real_open(name, *args, **kwargs)
 
                 with unittest.mock.patch.object(cp.os, "open", open_refusing_the_selection):
@@ -2437,6 +2437,19 @@ class TestGraphifyBoundary(TempDirTestCase):
         result = self.project(fixture(), mode="noisy")
         self.assertResult(result, "built")
         self.assertNotIn(b"validate:", result.stdout)
+
+    def test_graphify_output_is_silenced_for_an_in_process_caller_too(self) -> None:
+        """execute() called in process: what Graphify prints to sys.stdout and
+        sys.stderr reaches neither of the caller's streams."""
+        import contextlib
+        import io
+
+        path = self.write_selection(fixture())
+        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()) as err:
+            exit_code, _line = cp.execute(
+                ["--state-root", self.state, "--selection", path], standin_graphify.make_loader("noisy")
+            )
+        self.assertEqual((exit_code, out.getvalue(), err.getvalue()), (0, "", ""))
 
     def test_missing_graphify_reports_null_version(self) -> None:
         result = self.project(fixture(), mode="missing")

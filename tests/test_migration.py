@@ -409,6 +409,8 @@ class TestStateAsWritten(unittest.TestCase):
         text = json.dumps(state["snapshot"]["branches"][0]["summaries"][0]["text"]).encode()
         self.assertIn(text, indented)
         self.assert_refused(indented.replace(text, b'"\\ud800"', 1), "state_corrupt")
+        # As written, with its digest made again over the bytes: the same.
+        self.assert_refused(self.forged(cp.state_bytes(state).replace(text, b'"\\ud800"', 1)), "state_corrupt")
 
     def test_a_large_state_with_a_wrong_digest_is_refused(self) -> None:
         state = self.state(120_000)

@@ -952,6 +952,14 @@ class TestJudgement(unittest.TestCase):
             with self.subTest(opening=opening):
                 self.assertEqual(cp.find_secret(text), (len(opening), "credential-assignment") if found else None)
 
+    def test_a_placeholder_phrase_is_read_in_ascii_letters_only(self) -> None:
+        """The long s and the Kelvin sign fold to s and k, ignoring case; in
+        a value they are no letters of "your secret" or "your key"."""
+        for value in (f"{MADE_UP}_your_\u017fecret", f"your_\u212aey_{MADE_UP}"):
+            with self.subTest(value=value):
+                self.assertEqual(cp.find_secret(f"api_key={value}"), (8, "credential-assignment"))
+        self.assertIsNone(cp.find_secret(f"api_key={MADE_UP}_your_secret"))
+
     def test_a_value_that_ends_as_a_placeholder_does_passes(self) -> None:
         """ "…_here", "…tokenhere": the ending alone marks a placeholder, on
         a body that would otherwise be judged a secret."""
