@@ -1737,6 +1737,12 @@ class TestKeyJudgements(unittest.TestCase):
                 with self.subTest(text=text):
                     self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
 
+    def test_words_that_end_in_pass_and_name_no_password(self) -> None:
+        for word in ("bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"):
+            for text in (f"{word}={MADE_UP}", f"my_{word}: {MADE_UP}"):
+                with self.subTest(text=text):
+                    self.assertIsNone(cp.find_secret(text))
+
     def test_a_test_name_after_pass_is_ascii_letters_digits_and_underscores(self) -> None:
         """Only such a word is taken for a test's name (pass: TestLogin2FA);
         another after "pass:" is judged as a password."""
