@@ -947,6 +947,7 @@ class TestJudgement(unittest.TestCase):
             ("<property name='password'>", True),
             ('<input type="password">', False),
             ('<field class="password">', False),
+            ('see "password">', False),  # no element opens
         ):
             text = f"{opening}{token}</x>"
             with self.subTest(opening=opening):
@@ -1826,6 +1827,8 @@ class TestPrecision(unittest.TestCase):
         fingerprints = [":".join(rand(HEX.upper(), 2, rng) for _ in range(pairs)) for pairs in (16, 20, 32) * 4]
         texts = [
             "**The password is required.**",
+            "**The password is hashed.**",
+            "*The token is opaque.*",
             "The token is *opaque*.",
             "password: **required**",
             "- **API keys are scoped.** One per service.",
