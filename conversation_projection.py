@@ -1581,6 +1581,7 @@ _stable: set[str] = {chr(c) for c in range(128)}
 TYPOGRAPHIC_DOUBLE_QUOTES = "\u201c\u201d\u201e"
 TYPOGRAPHIC_SINGLE_QUOTES = "\u2018\u2019\u201a"
 TYPOGRAPHIC_QUOTES = TYPOGRAPHIC_DOUBLE_QUOTES + TYPOGRAPHIC_SINGLE_QUOTES
+AS_PLAIN_QUOTES = str.maketrans(TYPOGRAPHIC_QUOTES, '"' * 3 + "'" * 3)
 # The characters the scan's text drops.
 _invisible = ClassPattern(lambda: [*_table_ranges(UCD_DEFAULT_IGNORABLE), INTERLINEAR_ANNOTATIONS])
 # NFKC puts each run of combining marks in canonical order by an insertion
@@ -1922,16 +1923,13 @@ def judge_text(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
     so that an unclosed “ stays the first symbol of the value after it
     (password: “…), where a plain one would open a value that never ends."""
     folded = fold_for_scan(text)
-    if folded.isascii():
-        return secret_hit(folded, explain)
-    doubles = sum(map(folded.count, TYPOGRAPHIC_DOUBLE_QUOTES))
-    singles = sum(map(folded.count, TYPOGRAPHIC_SINGLE_QUOTES))
-    if (doubles or singles) and doubles % 2 == 0 and singles % 2 == 0:
-        for quotes, plain in ((TYPOGRAPHIC_DOUBLE_QUOTES, '"'), (TYPOGRAPHIC_SINGLE_QUOTES, "'")):
-            for quote in quotes:
-                folded = folded.replace(quote, plain)
-        if explain:
-            explain(f"read with plain quotes as {folded!r}")
+    if not folded.isascii():
+        doubles = sum(map(folded.count, TYPOGRAPHIC_DOUBLE_QUOTES))
+        singles = sum(map(folded.count, TYPOGRAPHIC_SINGLE_QUOTES))
+        if (doubles or singles) and doubles % 2 == 0 and singles % 2 == 0:
+            folded = folded.translate(AS_PLAIN_QUOTES)
+    if explain and folded != text:
+        explain(f"read as {folded!r}")
     return secret_hit(folded, explain)
 
 

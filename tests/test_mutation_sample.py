@@ -198,7 +198,7 @@ class TestReach(unittest.TestCase):
             "def find(text):\n"  # 10
             "    return PATTERN in text\n"  # 11
         )
-        users = ms.import_time_users(module)
+        users, _ = ms.import_time_reach(module)
         self.assertEqual(users[1], {7, 11})
         self.assertEqual(users[2], {11})
         self.assertEqual(users[3], set())

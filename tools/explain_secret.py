@@ -23,9 +23,6 @@ import conversation_projection as cp
 
 def explain(text: str) -> list[str]:
     lines: list[str] = []
-    folded = cp.fold_for_scan(text)
-    if folded != text:
-        lines.append(f"read as {folded!r}")
     hit, work = cp.judge_text(text, explain=lines.append)
     lines.append(f"judging it took {work} units of work")
     if hit is None:

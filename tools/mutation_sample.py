@@ -750,42 +750,28 @@ def _bound_at_import(statements: list[ast.stmt]) -> list[set[str]]:
     return bound
 
 
-def _statement_lines(statement: ast.stmt) -> Iterator[int]:
-    """The lines of a top-level statement outside its function bodies."""
-    bodies = _function_body_lines(statement)
-    for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
-        if line not in bodies:
-            yield line
-
-
-def import_time_users(text: str) -> dict[int, set[int]]:
+def import_time_reach(text: str) -> tuple[dict[int, set[int]], dict[int, set[str]]]:
     """For each line run at import, the function-body lines whose result it
-    can change: those that read a name it binds (see _bound_at_import), and
-    the bodies of the functions it defines.  A test that reaches none of
-    them runs the same code, mutant or not, once the module is imported."""
+    can change, and the names whose values it can change (see
+    _bound_at_import).  The lines read one of those names, or are the
+    bodies of the functions it defines: a test that reaches none of them
+    runs the same code, mutant or not, once the module is imported, unless
+    it reads one of the names itself (cp.SECRET_RULES)."""
     statements = list(ast.parse(text).body)
+    bodies = [_function_body_lines(statement) for statement in statements]
     read_at: dict[str, set[int]] = {}
-    for statement in statements:
-        bodies = _function_body_lines(statement)
+    for statement, inside in zip(statements, bodies, strict=True):
         for node in ast.walk(statement):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno in bodies:
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.lineno in inside:
                 read_at.setdefault(node.id, set()).add(node.lineno)
     users: dict[int, set[int]] = {}
-    for statement, names in zip(statements, _bound_at_import(statements), strict=True):
-        lines = _function_body_lines(statement).union(*(read_at.get(name, set()) for name in names))
-        users.update(dict.fromkeys(_statement_lines(statement), lines))
-    return users
-
-
-def import_time_names(text: str) -> dict[int, set[str]]:
-    """For each line run at import, the names whose values it can change
-    (see _bound_at_import): a test that reads one of them itself
-    (cp.SECRET_RULES) sees the mutant without running a line of the module."""
-    statements = list(ast.parse(text).body)
     names: dict[int, set[str]] = {}
-    for statement, bound in zip(statements, _bound_at_import(statements), strict=True):
-        names.update(dict.fromkeys(_statement_lines(statement), bound))
-    return names
+    for statement, inside, bound in zip(statements, bodies, _bound_at_import(statements), strict=True):
+        lines = inside.union(*(read_at.get(name, set()) for name in bound))
+        for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
+            if line not in inside:
+                users[line], names[line] = lines, bound
+    return users, names
 
 
 def names_read_by_tests(tree: str) -> dict[str, set[str]]:
@@ -856,6 +842,9 @@ class _Recorder:
         self.lines = {}
         self.data = {}
         self.cache = {}
+        # The module's memo caches, emptied at each switch (see switch).
+        self.memos = [name for name in os.environ.get("MUTATION_REACH_MEMOS", "").split(",") if name]
+        self.target = None
         try:
             self.module = _c_tracer_module()
         except Exception:
@@ -915,12 +904,13 @@ class _Recorder:
     def switch(self, test):
         self._collect()
         self.test = test
-        # The module's memo caches (MUTATION_REACH_MEMOS) emptied: what is
-        # built once per process (the secret table's regexes) counts for
-        # every test that uses it, not only for the first.
-        module = next((m for m in list(sys.modules.values()) if getattr(m, "__file__", None) == TARGET), None)
-        for name in filter(None, os.environ.get("MUTATION_REACH_MEMOS", "").split(",")):
-            getattr(module, name, {}).clear()
+        # The module's memo caches emptied: what is built once per process
+        # (the secret table's regexes) counts for every test that uses it,
+        # not only for the first.
+        if self.target is None:
+            self.target = next((m for m in list(sys.modules.values()) if getattr(m, "__file__", None) == TARGET), None)
+        for name in self.memos:
+            getattr(self.target, name, {}).clear()
 
     def save(self):
         self._collect()
@@ -950,11 +940,15 @@ def _name(name):
 
 
 # Set-up and tear-down run for the whole class (setUpClass runs in its first
-# test's set-up): what they reach is named after the class, the call after
-# the test.
+# test's set-up): what they reach is named after the class, as _test_class
+# names it, the call after the test.
+def _class_of(item):
+    return "::".join(item.nodeid.split("::")[:2])
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
-    _name("::".join(item.nodeid.split("::")[:2]))
+    _name(_class_of(item))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -964,7 +958,7 @@ def pytest_runtest_call(item):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_teardown(item, nextitem):
-    _name("::".join(item.nodeid.split("::")[:2]))
+    _name(_class_of(item))
 
 
 def pytest_runtest_logfinish(nodeid, location):
@@ -1031,7 +1025,7 @@ def measure_reach(
 @dataclass
 class Reach:
     """Which tests reach each line, which function lines and names each
-    line run at import can change (import_time_users, import_time_names),
+    line run at import can change (import_time_reach),
     which names each test reads itself (names_read_by_tests), the
     lines reached where no test was named, and each test's seconds (to run
     the fastest first and bound the stage)."""
@@ -1067,7 +1061,8 @@ class Reach:
                         by_line.setdefault(line, set()).add(test)
         unnamed = set(reach.get(NO_TEST, []))
         read = {t: (named or {}).get(_test_class(t), set()) for t in timings.seconds if t not in timings.failing}
-        return cls(by_line, import_time_users(text), unnamed, timings.seconds, python, import_time_names(text), read)
+        users, names = import_time_reach(text)
+        return cls(by_line, users, unnamed, timings.seconds, python, names, read)
 
     def stages_for(self, line: int, staged: list[Stage]) -> list[Stage]:
         """One stage of the tests that reach the line (for a line run at
