@@ -1795,8 +1795,10 @@ class TestKeyJudgements(unittest.TestCase):
 
 
 class TestExplainTool(unittest.TestCase):
+    TOOL = os.path.join(ROOT, "tools", "explain_secret.py")
+
     def test_it_names_the_judgement_that_decided(self) -> None:
-        tool = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "explain_secret.py")
+        tool = self.TOOL
         for text, last, decided in (
             ("Password Summer2024", "passes", "not-standing-alone"),
             ("max_tokens=Xk9pQ2mZ7vLwR4", "passes", "no_secret_word: no-secret-word"),
@@ -1811,6 +1813,22 @@ class TestExplainTool(unittest.TestCase):
                 self.assertTrue(
                     any(line.startswith("  candidate ") and line.endswith(": " + decided) for line in lines)
                 )
+
+    def test_help_describes_the_tool_and_judges_nothing(self) -> None:
+        """--help and -h print the usage; a text that starts with "-" is
+        judged after "--"."""
+        for flag in ("--help", "-h"):
+            with self.subTest(flag=flag):
+                out = subprocess.run(
+                    [sys.executable, "-I", self.TOOL, flag], capture_output=True, text=True, check=True
+                )
+                self.assertTrue(out.stdout.startswith("usage: explain_secret.py "))
+                self.assertIn("Why a text passes the secret gate", out.stdout)
+                self.assertNotIn("units of work", out.stdout)
+        out = subprocess.run(
+            [sys.executable, "-I", self.TOOL, "--", "--help"], capture_output=True, text=True, check=True
+        )
+        self.assertEqual(out.stdout.splitlines()[-1], "passes")
 
 
 class TestPrecision(unittest.TestCase):
