@@ -1795,8 +1795,10 @@ class TestKeyJudgements(unittest.TestCase):
 
 
 class TestExplainTool(unittest.TestCase):
+    TOOL = os.path.join(ROOT, "tools", "explain_secret.py")
+
     def test_it_names_the_judgement_that_decided(self) -> None:
-        tool = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "explain_secret.py")
+        tool = self.TOOL
         for text, last, decided in (
             ("Password Summer2024", "passes", "not-standing-alone"),
             ("max_tokens=Xk9pQ2mZ7vLwR4", "passes", "no_secret_word: no-secret-word"),
@@ -1811,6 +1813,22 @@ class TestExplainTool(unittest.TestCase):
                 self.assertTrue(
                     any(line.startswith("  candidate ") and line.endswith(": " + decided) for line in lines)
                 )
+
+    def test_help_describes_the_tool_and_judges_nothing(self) -> None:
+        """--help and -h print the usage; a text that starts with "-" is
+        judged after "--"."""
+        for flag in ("--help", "-h"):
+            with self.subTest(flag=flag):
+                out = subprocess.run(
+                    [sys.executable, "-I", self.TOOL, flag], capture_output=True, text=True, check=True
+                )
+                self.assertTrue(out.stdout.startswith("usage: explain_secret.py "))
+                self.assertIn("Why a text passes the secret gate", out.stdout)
+                self.assertNotIn("units of work", out.stdout)
+        out = subprocess.run(
+            [sys.executable, "-I", self.TOOL, "--", "--help"], capture_output=True, text=True, check=True
+        )
+        self.assertEqual(out.stdout.splitlines()[-1], "passes")
 
 
 class TestPrecision(unittest.TestCase):
@@ -2512,6 +2530,10 @@ class TestLinearTime(unittest.TestCase):
         self.assertLess(time.process_time() - started, self.BOUND_SECONDS)
 
 
+# What writes the family list of the reference page from the table.
+WRITE_FAMILY_LIST = "python -I tools/secret_verdict_snapshot.py --write"
+
+
 def documented_families() -> list[str]:
     """The names the reference page lists, one "- `family`" item each,
     under its "Families" heading."""
@@ -2695,8 +2717,8 @@ class TestDocumentation(unittest.TestCase):
     def test_the_reference_page_lists_exactly_the_families_of_the_table(self) -> None:
         listed = documented_families()
         families = {rule.family for rule in cp.SECRET_RULES}
-        self.assertEqual(len(listed), len(set(listed)), "a family listed twice")
-        self.assertEqual(sorted(set(listed)), sorted(families))
+        self.assertEqual(len(listed), len(set(listed)), f"a family listed twice: run {WRITE_FAMILY_LIST}")
+        self.assertEqual(sorted(set(listed)), sorted(families), f"run {WRITE_FAMILY_LIST}")
 
     def test_the_bound_on_judging_is_documented_as_it_is(self) -> None:
         """secret-gate.md#cost gives the units and what they allow, codes.md
@@ -2720,12 +2742,16 @@ class TestDocumentation(unittest.TestCase):
             with self.subTest(figures):
                 self.assertIn(figures, text)
 
-    def test_the_readme_lists_exactly_the_families_of_the_table(self) -> None:
+    def test_the_readme_links_to_the_family_list_and_names_no_family(self) -> None:
+        """The reference page's list is the one list: a second one in the
+        README would go stale."""
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
             readme = handle.read()
-        listed = readme.split("Its families (`rule`): ", 1)[1].split(".", 1)[0]
-        names = [name.strip() for name in " ".join(listed.split()).split(",")]
-        self.assertEqual(sorted(names), sorted({rule.family for rule in cp.SECRET_RULES}))
+        self.assertIn("(docs/secret-gate.md#families)", readme)
+        self.assertTrue(documented_families())
+        for family in sorted({rule.family for rule in cp.SECRET_RULES}):
+            with self.subTest(family):
+                self.assertIsNone(re.search(rf"(?<![\w-]){re.escape(family)}(?![\w-])", readme))
 
     def test_the_reference_page_gives_each_family_its_row_count_and_sources(self) -> None:
         """Each "- `family` (N patterns): sources." item says how many rows
@@ -2750,7 +2776,7 @@ class TestDocumentation(unittest.TestCase):
             with self.subTest(family):
                 count = counts[family]
                 expected = f"- `{family}` ({count} pattern{'s' if count > 1 else ''}): {'; '.join(sources[family])}."
-                self.assertEqual(item, expected)
+                self.assertEqual(item, expected, f"run {WRITE_FAMILY_LIST}")
 
     def test_every_family_says_where_its_facts_come_from(self) -> None:
         first_rows: dict[str, cp.SecretRule] = {}

@@ -28,11 +28,15 @@ A case's key is "corpus:group:digest": the group names where the text comes
 from (a family, a family and a context, a look-alike group) and the digest is
 the first 12 hex digits of the SHA-256 of the text (UTF-8), so a key names one
 text whatever the order the cases are made in.  A text that comes twice in one
-group is one case.
+group is one case.  A case's name says where it stands among the cases made
+from one table ("generated:github-token:seed1:7", "peer:github-token:java:0",
+the last number counting within the family where it follows a context or a
+row); tools/secret_verdict_snapshot.py keys the gate's own verdicts by it.
 
 Prints each difference (key, old verdict, new verdict, a description; the
 text itself only with --show-text), then totals per corpus.  Exits 0: it is a
-report; tests/test_secret_verdicts.py holds the differences that are meant.
+report: the verdicts meant are those of the snapshot that
+tools/secret_verdict_snapshot.py writes and tests/test_secret_verdicts.py checks.
 """
 
 from __future__ import annotations
@@ -113,14 +117,26 @@ class Case:
     # of, where one is known.
     secret: bool
     family: str | None = None
+    name: str = ""
 
 
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:DIGEST_HEX]
 
 
-def case(corpus: str, group: str, text: str, description: str, *, secret: bool, family: str | None = None) -> Case:
-    return Case(f"{corpus}:{group}:{digest(text)}", corpus, description, text, secret, family)
+def case(
+    corpus: str, group: str, text: str, description: str, *, secret: bool, family: str | None = None, name: str
+) -> Case:
+    return Case(f"{corpus}:{group}:{digest(text)}", corpus, description, text, secret, family, f"{corpus}:{name}")
+
+
+def family_rows(table: Sequence[Any]) -> Iterator[tuple[int, int, Any]]:
+    """(index in the table, index among the rows of its family, row)."""
+    seen: dict[str, int] = {}
+    for index, rule in enumerate(table):
+        within = seen.get(rule.family, 0)
+        seen[rule.family] = within + 1
+        yield index, within, rule
 
 
 def row_view(rule: Any) -> types.SimpleNamespace:
@@ -137,14 +153,21 @@ def generated(gate: types.ModuleType, tables: Sequence[Sequence[Any]]) -> Iterat
     for seed in CORPUS_SEEDS:
         for family, texts in gate.corpus(seed).items():
             for index, text in enumerate(texts):
+                description = f"{family}, corpus({seed}) text {index}"
                 yield case(
-                    "generated", family, text, f"{family}, corpus({seed}) text {index}", secret=True, family=family
+                    "generated",
+                    family,
+                    text,
+                    description,
+                    secret=True,
+                    family=family,
+                    name=f"{family}:seed{seed}:{index}",
                 )
     for table in tables:
         rng = seeded(ROW_SEED)
-        for index, rule in enumerate(table):
+        for index, within, rule in family_rows(table):
             view = row_view(rule)
-            for _ in range(gate.EXAMPLES_PER_ROW):
+            for example in range(gate.EXAMPLES_PER_ROW):
                 text = gate.row_example(view, rng)
                 yield case(
                     "generated",
@@ -153,44 +176,51 @@ def generated(gate: types.ModuleType, tables: Sequence[Sequence[Any]]) -> Iterat
                     f"{view.family}, example of row {index}",
                     secret=True,
                     family=view.family,
+                    name=f"{view.family}:row{within}:{example}",
                 )
     forms = gate.TestAssignmentForms().forms(seeded(FORMS_SEED))
     for name, (text, family) in forms.items():
+        description = f"{family}, assignment form {name!r}"
         yield case(
-            "generated", f"{family}/{name}", text, f"{family}, assignment form {name!r}", secret=True, family=family
+            "generated", f"{family}/{name}", text, description, secret=True, family=family, name=f"{family}:form:{name}"
         )
 
 
 def look_alikes(gate: types.ModuleType) -> Iterator[Case]:
     for group, texts in gate.secret_lookalikes.GROUPS.items():
         for index, text in enumerate(texts):
-            yield case("look-alikes", group, text, f"{group} text {index}", secret=False)
+            yield case("look-alikes", group, text, f"{group} text {index}", secret=False, name=f"{group}:{index}")
     for group, texts in (
         ("look_alikes()", gate.look_alikes()),
         ("PROSE_ABOUT_CREDENTIALS", gate.PROSE_ABOUT_CREDENTIALS),
     ):
         for index, text in enumerate(texts):
-            yield case("look-alikes", group, text, f"test_secret_gate {group} text {index}", secret=False)
+            description = f"test_secret_gate {group} text {index}"
+            yield case("look-alikes", group, text, description, secret=False, name=f"{group}:{index}")
 
 
 def peer(gate: types.ModuleType, tables: Sequence[Sequence[Any]]) -> Iterator[Case]:
     for table in tables:
         rng = seeded(SHAPES_SEED)
-        for index, rule in enumerate(table):
+        for index, within, rule in family_rows(table):
             if getattr(rule, "judge", getattr(rule, "judged", PEER_JUDGED[0])) not in PEER_JUDGED:
                 continue
             view = row_view(rule)
             for name, context in gate.GITLEAKS_CONTEXTS.items():
                 text = gate.in_gitleaks_context(context, gate.provider_name(view), gate.from_pattern(view.example, rng))
                 description = f"{view.family}, row {index}, in {name!r}"
-                yield case("peer", f"{view.family}/{name}", text, description, secret=True, family=view.family)
+                group, family = f"{view.family}/{name}", view.family
+                yield case(
+                    "peer", group, text, description, secret=True, family=family, name=f"{family}:{name}:{within}"
+                )
     rng = seeded(GENERIC_SEED)
-    for shape in gate.GENERIC_SHAPES:
+    for number, shape in enumerate(gate.GENERIC_SHAPES):
         for identifier in gate.GENERIC_IDENTIFIERS:
             for name, context in gate.GITLEAKS_CONTEXTS.items():
                 text = gate.in_gitleaks_context(context, identifier, gate.from_pattern(shape, rng))
                 description = f"generic {shape} after {identifier!r} in {name!r}"
-                yield case("peer", f"generic/{identifier}/{name}", text, description, secret=True)
+                group = f"generic/{identifier}/{name}"
+                yield case("peer", group, text, description, secret=True, name=f"generic:{identifier}:{name}:{number}")
 
 
 # Texts whose answers were decided one by one: near-identical pairs, and the
@@ -212,8 +242,8 @@ DECIDED = (
 
 
 def decided() -> Iterator[Case]:
-    for text, secret in DECIDED:
-        yield case("decided", "pairs", text, repr(text), secret=secret)
+    for index, (text, secret) in enumerate(DECIDED):
+        yield case("decided", "pairs", text, repr(text), secret=secret, name=f"pairs:{index}")
 
 
 def cases(tables: Sequence[Sequence[Any]]) -> list[Case]:
