@@ -20,12 +20,14 @@ import json
 import os
 import random
 import re
+import select
 import shutil
 import signal
 import string
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,6 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchmark_projection import distinct_text, every_keyword, hostile_selection
 from cp_testlib import (
     CAN_SYMLINK,
+    HANDLED_SIGNALS,
     HERE,
     MODULE,
     SIGNALS_BY_DEFAULT,
@@ -51,6 +54,7 @@ from cp_testlib import (
     run_released,
     snapshot_tree,
 )
+from measure_signal_window import caught
 
 ALNUM = string.ascii_letters + string.digits
 FAKE_VERSION = "0.0.0+fake"
@@ -691,6 +695,92 @@ class TestSignalsFromOutside(FreshInterpreterCase):
                 self.assertResult(result, "interrupted", withdrawn=True)
                 self.assertEqual(self.entries(), ["state.json"])
                 self.assertResult(self.cli(["--state-root", self.state]), "built")
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "/proc shows when the handlers are in place")
+    def test_a_signal_in_the_first_half_second(self) -> None:
+        """SIGINT, SIGTERM and SIGHUP sent at 67 moments spread evenly over
+        the first half second of a rebuild (201 runs, three at a time, which
+        keeps the machine busy), while the fake Graphify holds the build until
+        the signal is sent.  Each run answers interrupted, withdrawn, with
+        state.json alone left, never another code, and a rebuild then builds;
+        or the signal came before the module's first statement, the one that
+        installs its handlers: then /proc showed no SIGTERM handler right
+        before the signal was sent, the process died of the signal (SIGINT:
+        Python's own KeyboardInterrupt, exit 1 or killed by it), printed no
+        line, named none of the module's functions and touched nothing."""
+        self.build_fixture()
+        template = snapshot_tree(self.state)
+        answered = 0
+        for moment in range(67):
+            offset = moment * 0.5 / 66
+            runs = [self.start_held(f"run-{moment}-{int(signum)}") for signum in HANDLED_SIGNALS]
+            sent = [self.signal_at(run, offset, signum) for run, signum in zip(runs, HANDLED_SIGNALS, strict=True)]
+            answers = map(self.finish_held, runs)
+            for (state, result), handled, signum in zip(answers, sent, HANDLED_SIGNALS, strict=True):
+                where = f"{signum!r} at {offset * 1000:.0f} ms"
+                if handled or result.lines or not died_before_the_module(result, signum):
+                    self.assertResult(result, "interrupted", withdrawn=True)
+                    self.assertEqual(self.entries(state), ["state.json"], where)
+                    answered += 1
+                else:
+                    self.assertEqual(snapshot_tree(state), template, where)
+        self.assertGreater(answered, 0, "no signal came after the module started")
+        self.assertResult(self.cli(["--state-root", state]), "built")
+
+    def start_held(self, name: str) -> tuple[str, subprocess.Popen[bytes], int, int, float]:
+        """A rebuild of a copy of the built state, held inside the build
+        until finish_held; the copy's path, the process, the two pipe ends
+        that hold it and when it started."""
+        state = os.path.join(self.tmp, name)
+        shutil.copytree(self.state, state)
+        ready_read, ready_write = os.pipe()
+        wait_read, wait_write = os.pipe()
+        process = subprocess.Popen(
+            [self.python, "-I", MODULE, "--state-root", state],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_env(
+                CP_FAKE_GRAPHIFY="await-signal", CP_FAKE_READY_FD=str(ready_write), CP_FAKE_WAIT_FD=str(wait_read)
+            ),
+            pass_fds=(ready_write, wait_read),
+            preexec_fn=SIGNALS_BY_DEFAULT,  # noqa: PLW1509 (the runner's threads never take locks the child needs)
+        )
+        started = time.perf_counter()
+        os.close(ready_write)
+        os.close(wait_read)
+        return state, process, ready_read, wait_write, started
+
+    @staticmethod
+    def signal_at(run: tuple[str, subprocess.Popen[bytes], int, int, float], offset: float, signum: int) -> bool:
+        """Send ``signum`` ``offset`` seconds after the run started (sooner
+        if it printed or ended); whether its handlers were in place then."""
+        _state, process, _ready, _wait, started = run
+        assert process.stdout is not None
+        select.select([process.stdout], [], [], max(0.0, started + offset - time.perf_counter()))
+        handled = caught(process.pid)
+        os.kill(process.pid, signum)
+        return handled
+
+    @staticmethod
+    def finish_held(run: tuple[str, subprocess.Popen[bytes], int, int, float]) -> tuple[str, Result]:
+        state, process, ready_read, wait_write, _started = run
+        os.close(wait_write)
+        os.close(ready_read)
+        stdout, stderr = process.communicate(timeout=60)
+        return state, Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
+
+
+def died_before_the_module(result: Result, signum: int) -> bool:
+    """Whether a run ended by ``signum`` as Python's start-up does, before
+    the module's handlers: no line, none of its functions named, and killed
+    by the signal or (SIGINT, which Python's own handler turns into a
+    KeyboardInterrupt wherever start-up stands) exit 1 with Python's report
+    on stderr."""
+    if result.lines or MODULE_FUNCTION_FRAME.search(result.stderr) is not None:
+        return False
+    if result.returncode == -signum:
+        return True
+    return signum == signal.SIGINT and result.returncode == 1 and bool(result.stderr)
 
 
 class TestChangeCountsOnEveryPython(FreshInterpreterCase):

@@ -370,6 +370,31 @@ class TestSignals(Lifecycle):
                 self.assertResult(Result(completed), "interrupted", 3)
                 self.assertEqual(snapshot_tree(self.state), before)
 
+    def test_a_keyboard_interrupt_before_the_handlers_is_interrupted(self) -> None:
+        """SIGINT in a caller that keeps Python's own handler raises
+        KeyboardInterrupt wherever main() stands: before the run's handlers
+        are installed (the descriptor reserve, its imports) it is answered
+        interrupted, exit 3, nothing touched, never resource_exhausted; in
+        Graphify's build, interrupted and withdrawn, never graphify_failed."""
+        for window in ("descriptors", "imports"):
+            with self.subTest(window=window):
+                self.fresh()
+                before = snapshot_tree(self.state)
+                completed = run_faulty({"at": None, "keyboard_interrupt": window}, ["--state-root", self.state])
+                self.assertResult(Result(completed), "interrupted", 3)
+                self.assertEqual(snapshot_tree(self.state), before)
+        self.fresh()
+        completed = run_faulty({"at": None, "keyboard_interrupt": "build"}, ["--state-root", self.state])
+        self.assertResult(Result(completed), "interrupted", 3, withdrawn=True)
+        self.assertEqual(self.entries(), ["state.json"])
+        self.assert_recovers(self.old)
+
+    def test_the_prepared_interrupted_line_is_the_line_it_stands_for(self) -> None:
+        for withdrawn in (False, True):
+            outcome = cp.Outcome("interrupted", {})
+            outcome.withdrawn = withdrawn
+            self.assertEqual(cp.INTERRUPTED_LINES[withdrawn], (cp.result_line(outcome) + "\n").encode())
+
     @unittest.skipUnless(hasattr(signal, "pthread_sigmask"), "POSIX signal masks")
     def test_a_signal_after_the_answer_leaves_its_exit_status(self) -> None:
         """Once the line is printed, the program blocks the signals it
