@@ -501,12 +501,14 @@ def fail(code: str, at: str | None = None, rule: str | None = None, graphify_ver
     raise ProjectionError(code, at, rule, graphify_version)
 
 
-# Out of memory, descriptors or disk space (a full disk or quota): nothing
-# is wrong with the files, whatever a reader that met it concluded, and the
-# remedy for a corrupt state (restore a backup) would lose every tombstone
-# made since.  One code, wherever it strikes and whatever the free space.
+# Out of memory, descriptors or disk space (a full disk, a quota or the
+# process's file-size limit, ulimit -f): nothing is wrong with the files,
+# whatever a reader that met it concluded, and the remedy for a corrupt state
+# (restore a backup) would lose every tombstone made since.  One code,
+# wherever it strikes and whatever the free space.  (CPython ignores the
+# SIGXFSZ that comes with EFBIG: the write fails instead of the process.)
 RESOURCE_ERRNOS = frozenset(
-    {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+    {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
 )
 # Refusals that a lack of memory or descriptors can cause without a trace:
 # an import that the standard library or Graphify swallowed (ssl, then an
@@ -533,8 +535,8 @@ MEMORY_HEADROOM = 16 * 1024 * 1024
 
 def is_resource_exhaustion(error: BaseException | None) -> bool:
     """Whether ``error`` is, or was raised while handling, a MemoryError or
-    an OS error for lack of memory or descriptors (a parser that turns a
-    MemoryError into "malformed" raises while handling it)."""
+    an OS error for lack of memory, descriptors or room to write (a parser
+    that turns a MemoryError into "malformed" raises while handling it)."""
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
         seen.add(id(error))

@@ -16,7 +16,9 @@ send it again, to test a second signal during the clean-up;
 ``keyboard_interrupt`` raises KeyboardInterrupt, as Python's own SIGINT
 handler would, where main() has not installed the run's handlers yet
 ("descriptors": the descriptor reserve; "imports": main()'s imports) or
-inside Graphify's build ("build").  ``race``
+inside Graphify's build ("build").  ``export_errno`` makes Graphify's
+export fail with that OS error inside another exception (raised while
+handling it, as a library that wraps its errors does).  ``race``
 ({"after": LABEL, "nth": K, "link": NAME or null, "target": PATH, "root": ROOT})
 acts right after the K-th step (1 by default) with that label has run or
 failed: it replaces ROOT/NAME
@@ -177,6 +179,21 @@ def interrupting_build(loader: Callable[[], Any]) -> Callable[[], Any]:
     return loading
 
 
+def export_failing(loader: Callable[[], Any], code: int) -> Callable[[], Any]:
+    def to_json(*_args: Any, **_kwargs: Any) -> bool:
+        try:
+            raise OSError(code, os.strerror(code))
+        except OSError:
+            raise RuntimeError("export failed")  # noqa: B904 - the OS error only as its context
+
+    def loading() -> Any:
+        modules = loader()
+        modules["export"].to_json = to_json
+        return modules
+
+    return loading
+
+
 def main(argv: list[str]) -> int:
     plan = json.loads(argv[1])
     faults = Faults(plan)
@@ -196,6 +213,8 @@ def main(argv: list[str]) -> int:
     interrupt_at(plan.get("keyboard_interrupt"))
     if plan.get("keyboard_interrupt") == "build":
         loader = interrupting_build(loader)
+    if plan.get("export_errno") is not None:
+        loader = export_failing(loader, int(plan["export_errno"]))
     faults.install()
     code = cp.main(argv[2:], loader=loader)
     if plan.get("trace"):

@@ -458,6 +458,54 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
         self.assertEqual(results[max(results)].code, "built")
 
     @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
+    def test_a_file_size_limit(self) -> None:
+        """ulimit -f (RLIMIT_FSIZE) just below each file a first run writes,
+        in its order: state.json and extraction.json (the adapter's writes),
+        then graph.json (Graphify's), with the fake Graphify and, where this
+        Python has it, the real one.  Each is resource_exhausted (exit 3),
+        never state_access or graphify_failed, with at most the committed
+        state.json left, and the same run without the limit then builds."""
+        pythons = [self.python]
+        if subprocess.run([sys.executable, "-I", "-c", "import graphify"], capture_output=True).returncode == 0:
+            pythons.append(sys.executable)
+        path = self.write_selection(fixture())
+        for index, python in enumerate(pythons):
+            with self.subTest(python=python):
+                free = os.path.join(self.tmp, "free")
+                shutil.rmtree(free, ignore_errors=True)
+                self.assertResult(self.run_limited(python, free, path), "built")
+                written = {
+                    name: self.read(name, state=free) for name in ("state.json", "extraction.json", "graph.json")
+                }
+                for order, (struck, data) in enumerate(written.items()):
+                    # The limit lets every file written before this one through.
+                    self.assertTrue(all(len(before) < len(data) for before in list(written.values())[:order]))
+                    state = os.path.join(self.tmp, f"{index}-{struck}")
+                    result = self.run_limited(python, state, path, len(data) - 1)
+                    self.assertResult(result, "resource_exhausted", withdrawn=result.json.get("withdrawn") is True)
+                    committed = ["state.json"] if struck != "state.json" else []
+                    self.assertEqual(self.entries(state) if os.path.exists(state) else [], committed, struck)
+                    self.assertResult(self.run_limited(python, state, path), "built")
+                    self.assertEqual(self.read("graph.json", state=state), written["graph.json"])
+
+    def run_limited(self, python: str, state: str, path: str, limit: int | None = None) -> Result:
+        """A first run of ``path`` into ``state`` by ``python``, under a file
+        size limit of ``limit`` bytes when one is given."""
+
+        def apply() -> None:
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        completed = subprocess.run(
+            [python, "-I", MODULE, "--state-root", state, "--selection", path],
+            capture_output=True,
+            env=child_env(CP_FAKE_GRAPHIFY="ok"),
+            timeout=120,
+            preexec_fn=apply,
+        )
+        return Result(completed)
+
+    @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
     def test_out_of_memory_on_a_large_selection(self) -> None:
         """A valid 1.7 MiB selection under an address-space limit: checked or
         resource_exhausted, never selection_malformed or internal_error
