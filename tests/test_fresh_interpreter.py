@@ -100,6 +100,10 @@ _modules = _standin.make_loader(MODE if MODE not in ("signal-self", "build-swall
 # Debian's is).  With
 # CP_FAKE_HOLD_AT_EXIT it keeps the process alive after the result line, until
 # the test lets go: a signal can then arrive while the interpreter shuts down.
+# With CP_FAKE_SIGNAL_AT="N:SIGNUM" the process sends itself SIGNUM right
+# before the N-th line the module's code runs (counted by a trace function),
+# after it wrote to CP_FAKE_REPORT_FD whether a handler of the module's was
+# in place then.
 FAKE_HOLD_AT_EXIT = """import os
 
 if os.environ.get("CP_FAKE_HOLD_AT_EXIT"):
@@ -110,6 +114,30 @@ if os.environ.get("CP_FAKE_HOLD_AT_EXIT"):
         os.read(int(os.environ["CP_FAKE_WAIT_FD"]), 1)
 
     atexit.register(_hold)
+
+if os.environ.get("CP_FAKE_SIGNAL_AT"):
+    import signal
+    import sys
+
+    _at, _signum = map(int, os.environ["CP_FAKE_SIGNAL_AT"].split(":"))
+    _lines = [0]
+    _DEFAULTS = (signal.SIG_DFL, signal.default_int_handler)
+
+    def _line(frame, event, _arg):
+        if event == "line":
+            _lines[0] += 1
+            if _lines[0] == _at:
+                sys.settrace(None)
+                handled = signal.getsignal(_signum) not in _DEFAULTS
+                os.write(int(os.environ["CP_FAKE_REPORT_FD"]), b"1" if handled else b"0")
+                os.kill(os.getpid(), _signum)
+                return None
+        return _line
+
+    def _call(frame, _event, _arg):
+        return _line if os.path.basename(frame.f_code.co_filename) == "conversation_projection.py" else None
+
+    sys.settrace(_call)
 """
 FAKE_SUBMODULE = """from graphify import _modules, MODE, _WAITING, NEEDED_BYTES
 import os
@@ -774,6 +802,55 @@ class TestSignalsFromOutside(FreshInterpreterCase):
                     self.assertEqual(snapshot_tree(state), template, where)
         self.assertGreater(answered, 0, "no signal came after the module started")
         self.assertResult(self.cli(["--state-root", state]), "built")
+
+    def test_a_signal_at_each_line_of_the_module_s_start(self) -> None:
+        """A rebuild that sends itself SIGINT, SIGTERM or SIGHUP (in turn)
+        right before one of the first 25 lines the module's code runs, and
+        before one of 40 lines spread over the rest of its loading and of
+        main() up to its own handlers (the line counts of a trace function,
+        not time): from the 21st line on (past the opening imports and the
+        statement that installs the handlers) each run answers interrupted,
+        withdrawn, state.json alone left, never resource_exhausted; before,
+        it dies of the signal as in Python's start-up and touches nothing."""
+        self.build_fixture()
+        template = snapshot_tree(self.state)
+        lines = [*range(1, 26), *range(26, 5400, 135)]
+        unhandled = []
+        for turn, line in enumerate(lines):
+            signum = HANDLED_SIGNALS[turn % len(HANDLED_SIGNALS)]
+            state = os.path.join(self.tmp, f"line-{line}")
+            shutil.copytree(self.state, state)
+            handled, result = self.signal_at_line(state, line, signum)
+            where = f"{signum!r} before line {line}"
+            if handled:
+                self.assertResult(result, "interrupted", withdrawn=True)
+                self.assertEqual(self.entries(state), ["state.json"], where)
+            else:
+                unhandled.append(line)
+                self.assertTrue(died_before_the_module(result, signum), where)
+                self.assertEqual(snapshot_tree(state), template, where)
+        self.assertTrue(unhandled, "the trace must reach the module's first lines")
+        self.assertLessEqual(max(unhandled), 20, "a signal went unhandled after the module's opening lines")
+
+    def signal_at_line(self, state: str, line: int, signum: int) -> tuple[bool, Result]:
+        """Rebuild ``state``, sending ``signum`` before the module's
+        ``line``-th line; whether a handler of the module's was in place."""
+        report_read, report_write = os.pipe()
+        try:
+            completed = subprocess.run(
+                [self.python, "-I", MODULE, "--state-root", state],
+                capture_output=True,
+                env=child_env(CP_FAKE_SIGNAL_AT=f"{line}:{int(signum)}", CP_FAKE_REPORT_FD=str(report_write)),
+                pass_fds=(report_write,),
+                timeout=120,
+                preexec_fn=SIGNALS_BY_DEFAULT,
+            )
+            os.close(report_write)
+            report = os.read(report_read, 1)
+        finally:
+            os.close(report_read)
+        self.assertIn(report, (b"0", b"1"), "the signal was never sent")
+        return report == b"1", Result(completed)
 
     def start_held(self, name: str) -> tuple[str, subprocess.Popen[bytes], int, int, float]:
         """A rebuild of a copy of the built state, held inside the build
