@@ -19,11 +19,11 @@ import os
 import stat
 import sys
 
-# Run as a program, the module answers SIGINT, SIGTERM and SIGHUP from here
-# on: until main() installs the run's own handlers (Signals), a signal only
-# leaves its number here, and the run answers it as interrupted.  _signal is
-# built in and already loaded: catching them costs no import.  A signal the
-# caller ignores (nohup) stays ignored.
+# Run as a program (python conversation_projection.py, or the console
+# script, which imports the module and calls main()), the module answers
+# SIGINT, SIGTERM and SIGHUP from here on: until main() installs the run's
+# own handlers (Signals), a signal only leaves its number here, and the run
+# answers it as interrupted.
 EARLY_SIGNALS: list[int] = []
 
 
@@ -31,12 +31,24 @@ def _note_early_signal(signum: int, _frame: object) -> None:
     EARLY_SIGNALS.append(signum)
 
 
-if __name__ == "__main__":
+def catch_signals_early() -> None:
+    """Note each of the three signals in EARLY_SIGNALS, except one the
+    caller ignores (nohup): that one stays ignored.  _signal is built in and
+    already loaded: catching them costs no import."""
     import _signal  # type: ignore[import-not-found]
 
-    for _name in ("SIGINT", "SIGTERM", "SIGHUP"):
-        if hasattr(_signal, _name) and _signal.getsignal(getattr(_signal, _name)) != _signal.SIG_IGN:
-            _signal.signal(getattr(_signal, _name), _note_early_signal)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        try:
+            if hasattr(_signal, name) and _signal.getsignal(getattr(_signal, name)) != _signal.SIG_IGN:
+                _signal.signal(getattr(_signal, name), _note_early_signal)
+        except (ValueError, OSError):
+            pass  # not the main thread: the caller keeps its own handlers
+
+
+if __name__ == "__main__" or os.path.basename((getattr(sys, "argv", None) or [""])[0]).startswith(
+    "conversation-projection"
+):
+    catch_signals_early()
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -7108,6 +7120,8 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     things back) still gives one line, resource_exhausted, and its exit code:
     never a traceback.  A KeyboardInterrupt there (SIGINT before the run's
     handlers are in place, in a caller that kept Python's) gives interrupted."""
+    if argv is None:
+        catch_signals_early()  # whatever imported the module
     RUN_MARKS.reset()
     try:
         return _main(argv, loader)
