@@ -19,6 +19,37 @@ import os
 import stat
 import sys
 
+# Run as a program (python conversation_projection.py, or the console
+# script, which imports the module and calls main()), the module answers
+# SIGINT, SIGTERM and SIGHUP from here on: until main() installs the run's
+# own handlers (Signals), a signal only leaves its number here, and the run
+# answers it as interrupted.
+EARLY_SIGNALS: list[int] = []
+
+
+def _note_early_signal(signum: int, _frame: object) -> None:
+    EARLY_SIGNALS.append(signum)
+
+
+def catch_signals_early() -> None:
+    """Note each of the three signals in EARLY_SIGNALS, except one the
+    caller ignores (nohup): that one stays ignored.  _signal is built in and
+    already loaded: catching them costs no import."""
+    import _signal  # type: ignore[import-not-found]
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        try:
+            if hasattr(_signal, name) and _signal.getsignal(getattr(_signal, name)) != _signal.SIG_IGN:
+                _signal.signal(getattr(_signal, name), _note_early_signal)
+        except (ValueError, OSError):
+            pass  # not the main thread: the caller keeps its own handlers
+
+
+if __name__ == "__main__" or os.path.basename((getattr(sys, "argv", None) or [""])[0]).startswith(
+    "conversation-projection"
+):
+    catch_signals_early()
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
@@ -482,12 +513,14 @@ def fail(code: str, at: str | None = None, rule: str | None = None, graphify_ver
     raise ProjectionError(code, at, rule, graphify_version)
 
 
-# Out of memory, descriptors or disk space (a full disk or quota): nothing
-# is wrong with the files, whatever a reader that met it concluded, and the
-# remedy for a corrupt state (restore a backup) would lose every tombstone
-# made since.  One code, wherever it strikes and whatever the free space.
+# Out of memory, descriptors or disk space (a full disk, a quota or the
+# process's file-size limit, ulimit -f): nothing is wrong with the files,
+# whatever a reader that met it concluded, and the remedy for a corrupt state
+# (restore a backup) would lose every tombstone made since.  One code,
+# wherever it strikes and whatever the free space.  (CPython ignores the
+# SIGXFSZ that comes with EFBIG: the write fails instead of the process.)
 RESOURCE_ERRNOS = frozenset(
-    {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+    {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOSPC, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)}
 )
 # Refusals that a lack of memory or descriptors can cause without a trace:
 # an import that the standard library or Graphify swallowed (ssl, then an
@@ -514,8 +547,8 @@ MEMORY_HEADROOM = 16 * 1024 * 1024
 
 def is_resource_exhaustion(error: BaseException | None) -> bool:
     """Whether ``error`` is, or was raised while handling, a MemoryError or
-    an OS error for lack of memory or descriptors (a parser that turns a
-    MemoryError into "malformed" raises while handling it)."""
+    an OS error for lack of memory, descriptors or room to write (a parser
+    that turns a MemoryError into "malformed" raises while handling it)."""
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
         seen.add(id(error))
@@ -547,8 +580,13 @@ def as_resource_refusal(error: BaseException) -> ProjectionError:
     """The refusal to report for ``error``: resource_exhausted when memory,
     descriptors or disk space ran out, seen in the error or (for a refusal
     such a lack can hide behind) in what is left to spare; the refusal itself
-    otherwise, and internal_error for anything the adapter did not expect."""
-    if isinstance(error, ProjectionError) and error.code == "resource_exhausted":
+    otherwise, and internal_error for anything the adapter did not expect.
+    What a signal raised is interrupted, whatever it interrupted: a
+    KeyboardInterrupt is what SIGINT raises where the run's own handlers are
+    not (yet) installed."""
+    if isinstance(error, KeyboardInterrupt):
+        return ProjectionError("interrupted")
+    if isinstance(error, ProjectionError) and error.code in ("resource_exhausted", "interrupted"):
         return error
     code = error.code if isinstance(error, ProjectionError) else "internal_error"
     if is_resource_exhaustion(error) or (code in MASKED_CODES and short_of_resources()):
@@ -6158,6 +6196,9 @@ class Signals:
                 self.previous[number] = signal.signal(number, self._handle)
             except (ValueError, OSError):
                 pass  # not the main thread: the caller keeps its own handlers
+        # Read once the handlers are in place, so that none can be lost between.
+        if EARLY_SIGNALS:
+            self.received = True
 
     def restore(self) -> None:
         import signal
@@ -6230,7 +6271,9 @@ def load_graphify() -> Mapping[str, Any]:
     version = graphify_version()
     try:
         modules = {part: importlib.import_module(f"graphify.{part}") for part in ("validate", "build", "export")}
-    except BaseException:  # SystemExit or KeyboardInterrupt from its import is a failed import too
+    except KeyboardInterrupt:
+        raise  # SIGINT, not Graphify: interrupted (as_resource_refusal)
+    except BaseException:  # SystemExit from its import is a failed import too
         raise GraphifyImportFailed(version) from None
     return {"version": version, **modules}
 
@@ -6390,11 +6433,14 @@ def load_api(loader: GraphifyLoader) -> GraphifyApi:
 
 def _graphify_call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
     """Call Graphify silenced: (True, its result), or (False, None) when it
-    raised; resource_exhausted when it raised for lack of memory or
-    descriptors."""
+    raised; resource_exhausted when it raised for lack of memory,
+    descriptors or room to write (an OS error it wrapped included); a
+    KeyboardInterrupt (SIGINT) goes on to be answered interrupted."""
     with silenced():
         try:
             return True, function(*args, **kwargs)
+        except KeyboardInterrupt:
+            raise
         except BaseException as error:  # SystemExit from a library is still its failure
             if _failed_for_resources(error):
                 raise ProjectionError("resource_exhausted") from None
@@ -6996,19 +7042,24 @@ def _reserve_standard_descriptors() -> None:
                 os.close(opened)
 
 
+def _prepared_lines(code: str) -> tuple[bytes, bytes]:
+    """The line of a code of exit 3, by whether the published graph was
+    withdrawn."""
+    head = (
+        f'{{"adapterVersion":"{ADAPTER_VERSION}","code":"{code}","contextGraph":"{CONTEXT_GRAPH}",'
+        f'"embeddingIdentity":"{EMBEDDING_IDENTITY}","exitCode":{EXIT_RETRY},"graphifyVersion":null,'
+        f'"projectionSchemaVersion":{PROJECTION_SCHEMA_VERSION},"result":"retry"'
+    )
+    return (head + "}\n").encode("ascii"), (head + ',"withdrawn":true}\n').encode("ascii")
+
+
 # The answer when memory runs out while the line itself is made or printed,
 # or anywhere else outside what execute() answers: made at import, while
 # memory was still there, and written as it is.
-_EXHAUSTED_HEAD = (
-    f'{{"adapterVersion":"{ADAPTER_VERSION}","code":"resource_exhausted","contextGraph":"{CONTEXT_GRAPH}",'
-    f'"embeddingIdentity":"{EMBEDDING_IDENTITY}","exitCode":{EXIT_RETRY},"graphifyVersion":null,'
-    f'"projectionSchemaVersion":{PROJECTION_SCHEMA_VERSION},"result":"retry"'
-)
-# By whether the published graph was withdrawn.
-EXHAUSTED_LINES = (
-    (_EXHAUSTED_HEAD + "}\n").encode("ascii"),
-    (_EXHAUSTED_HEAD + ',"withdrawn":true}\n').encode("ascii"),
-)
+EXHAUSTED_LINES = _prepared_lines("resource_exhausted")
+# The answer to a KeyboardInterrupt there: SIGINT before main() installed
+# its handlers, in a caller that left Python's own in place.
+INTERRUPTED_LINES = _prepared_lines("interrupted")
 
 
 class _RunMarks:
@@ -7067,10 +7118,20 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
     the caller's handlers come back.  Memory that runs out where execute()
     cannot answer for it (setting up, making or printing the line, putting
     things back) still gives one line, resource_exhausted, and its exit code:
-    never a traceback."""
+    never a traceback.  A KeyboardInterrupt there (SIGINT before the run's
+    handlers are in place, in a caller that kept Python's) gives interrupted."""
+    if argv is None:
+        catch_signals_early()  # whatever imported the module
     RUN_MARKS.reset()
     try:
         return _main(argv, loader)
+    except KeyboardInterrupt:
+        # A signal is never reported as a lack of resources.
+        RESERVE.block = None
+        if not RUN_MARKS.printed:
+            RUN_MARKS.printed = True
+            _write_all(INTERRUPTED_LINES[RUN_MARKS.withdrawn])
+        return RUN_MARKS.exit_code
     except BaseException:
         # Outside execute() only a lack of memory can fail (a MemoryError,
         # or what the interpreter made of one).  Written here, with no call

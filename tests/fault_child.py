@@ -12,7 +12,13 @@ never in the shipped module.  Every call is one numbered step; at step
 instead of running, or (``signal``) the child sends itself signal S
 (SIGTERM by default) and the call runs.  ``signals`` lists more steps that
 send it again, to test a second signal during the clean-up;
-``signal_at_start`` sends it once the handlers are installed.  ``race``
+``signal_at_start`` sends it once the handlers are installed.
+``keyboard_interrupt`` raises KeyboardInterrupt, as Python's own SIGINT
+handler would, where main() has not installed the run's handlers yet
+("descriptors": the descriptor reserve; "imports": main()'s imports) or
+inside Graphify's build ("build").  ``export_errno`` makes Graphify's
+export fail with that OS error inside another exception (raised while
+handling it, as a library that wraps its errors does).  ``race``
 ({"after": LABEL, "nth": K, "link": NAME or null, "target": PATH, "root": ROOT})
 acts right after the K-th step (1 by default) with that label has run or
 failed: it replaces ROOT/NAME
@@ -27,6 +33,7 @@ opens that existing name, to stage a check-then-use race.
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import signal
@@ -147,6 +154,46 @@ class Faults:
             os.fchmod = self.wrap("fchmod", os.fchmod, lambda *a, **k: True)
 
 
+def interrupt(*_args: Any, **_kwargs: Any) -> Any:
+    raise KeyboardInterrupt
+
+
+def interrupt_at(window: str | None) -> None:
+    if window == "descriptors":
+        cp._reserve_standard_descriptors = interrupt
+    elif window == "imports":
+        real_import = builtins.__import__
+
+        def importing(name: str, *args: Any, **kwargs: Any) -> Any:
+            return interrupt() if name == "json" else real_import(name, *args, **kwargs)
+
+        builtins.__import__ = importing
+
+
+def interrupting_build(loader: Callable[[], Any]) -> Callable[[], Any]:
+    def loading() -> Any:
+        modules = loader()
+        modules["build"].build_from_json = interrupt
+        return modules
+
+    return loading
+
+
+def export_failing(loader: Callable[[], Any], code: int) -> Callable[[], Any]:
+    def to_json(*_args: Any, **_kwargs: Any) -> bool:
+        try:
+            raise OSError(code, os.strerror(code))
+        except OSError:
+            raise RuntimeError("export failed")  # noqa: B904 - the OS error only as its context
+
+    def loading() -> Any:
+        modules = loader()
+        modules["export"].to_json = to_json
+        return modules
+
+    return loading
+
+
 def main(argv: list[str]) -> int:
     plan = json.loads(argv[1])
     faults = Faults(plan)
@@ -163,6 +210,11 @@ def main(argv: list[str]) -> int:
             os.kill(os.getpid(), faults.signum)
 
         cp.SIGNALS.install = install_then_signal  # type: ignore[method-assign]
+    interrupt_at(plan.get("keyboard_interrupt"))
+    if plan.get("keyboard_interrupt") == "build":
+        loader = interrupting_build(loader)
+    if plan.get("export_errno") is not None:
+        loader = export_failing(loader, int(plan["export_errno"]))
     faults.install()
     code = cp.main(argv[2:], loader=loader)
     if plan.get("trace"):

@@ -2,9 +2,10 @@
 
 Usage: python -I tests/measure_signal_window.py [RUNS]
 
-From the moment the adapter's process is started until the module installs
-its handlers, SIGTERM and SIGHUP kill it with no output and SIGINT makes
-Python print a traceback.  This starts `python -I conversation_projection.py`
+From the moment the adapter's process is started until the module's first
+statement installs its handlers (Python has started and compiled the module
+by then), SIGTERM and SIGHUP kill it with no output and SIGINT makes Python
+print a traceback.  This starts `python -I conversation_projection.py`
 on a valid 1.7 MiB selection with --dry-run (so that it is still running
 once its handlers are in place) RUNS times (30 by default) and polls the child's
 /proc/PID/status until SIGTERM shows in its caught set (SigCgt): the time from

@@ -20,12 +20,14 @@ import json
 import os
 import random
 import re
+import select
 import shutil
 import signal
 import string
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,6 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchmark_projection import distinct_text, every_keyword, hostile_selection
 from cp_testlib import (
     CAN_SYMLINK,
+    HANDLED_SIGNALS,
     HERE,
     MODULE,
     SIGNALS_BY_DEFAULT,
@@ -51,6 +54,7 @@ from cp_testlib import (
     run_released,
     snapshot_tree,
 )
+from measure_signal_window import caught
 
 ALNUM = string.ascii_letters + string.digits
 FAKE_VERSION = "0.0.0+fake"
@@ -96,6 +100,10 @@ _modules = _standin.make_loader(MODE if MODE not in ("signal-self", "build-swall
 # Debian's is).  With
 # CP_FAKE_HOLD_AT_EXIT it keeps the process alive after the result line, until
 # the test lets go: a signal can then arrive while the interpreter shuts down.
+# With CP_FAKE_SIGNAL_AT="N:SIGNUM" the process sends itself SIGNUM right
+# before the N-th line the module's code runs (counted by a trace function),
+# after it wrote to CP_FAKE_REPORT_FD whether a handler of the module's was
+# in place then.
 FAKE_HOLD_AT_EXIT = """import os
 
 if os.environ.get("CP_FAKE_HOLD_AT_EXIT"):
@@ -106,6 +114,30 @@ if os.environ.get("CP_FAKE_HOLD_AT_EXIT"):
         os.read(int(os.environ["CP_FAKE_WAIT_FD"]), 1)
 
     atexit.register(_hold)
+
+if os.environ.get("CP_FAKE_SIGNAL_AT"):
+    import signal
+    import sys
+
+    _at, _signum = map(int, os.environ["CP_FAKE_SIGNAL_AT"].split(":"))
+    _lines = [0]
+    _DEFAULTS = (signal.SIG_DFL, signal.default_int_handler)
+
+    def _line(frame, event, _arg):
+        if event == "line":
+            _lines[0] += 1
+            if _lines[0] == _at:
+                sys.settrace(None)
+                handled = signal.getsignal(_signum) not in _DEFAULTS
+                os.write(int(os.environ["CP_FAKE_REPORT_FD"]), b"1" if handled else b"0")
+                os.kill(os.getpid(), _signum)
+                return None
+        return _line
+
+    def _call(frame, _event, _arg):
+        return _line if os.path.basename(frame.f_code.co_filename) == "conversation_projection.py" else None
+
+    sys.settrace(_call)
 """
 FAKE_SUBMODULE = """from graphify import _modules, MODE, _WAITING, NEEDED_BYTES
 import os
@@ -134,6 +166,20 @@ if "{part}" == "build":
             os.write(int(os.environ["CP_FAKE_READY_FD"]), b"x")
             os.read(int(os.environ["CP_FAKE_WAIT_FD"]), 1)
         return _real_build(extraction, directed=directed, dedup=dedup)
+"""
+
+
+# What pip writes for the console script, with the module's directory on
+# the path in place of an install.
+CONSOLE_SCRIPT = """import re
+import sys
+
+sys.path.insert(0, {root!r})
+from conversation_projection import main
+
+if __name__ == "__main__":
+    sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
+    sys.exit(main())
 """
 
 
@@ -454,6 +500,54 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
         self.assertEqual(results[max(results)].code, "built")
 
     @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
+    def test_a_file_size_limit(self) -> None:
+        """ulimit -f (RLIMIT_FSIZE) just below each file a first run writes,
+        in its order: state.json and extraction.json (the adapter's writes),
+        then graph.json (Graphify's), with the fake Graphify and, where this
+        Python has it, the real one.  Each is resource_exhausted (exit 3),
+        never state_access or graphify_failed, with at most the committed
+        state.json left, and the same run without the limit then builds."""
+        pythons = [self.python]
+        if subprocess.run([sys.executable, "-I", "-c", "import graphify"], capture_output=True).returncode == 0:
+            pythons.append(sys.executable)
+        path = self.write_selection(fixture())
+        for index, python in enumerate(pythons):
+            with self.subTest(python=python):
+                free = os.path.join(self.tmp, "free")
+                shutil.rmtree(free, ignore_errors=True)
+                self.assertResult(self.run_limited(python, free, path), "built")
+                written = {
+                    name: self.read(name, state=free) for name in ("state.json", "extraction.json", "graph.json")
+                }
+                for order, (struck, data) in enumerate(written.items()):
+                    # The limit lets every file written before this one through.
+                    self.assertTrue(all(len(before) < len(data) for before in list(written.values())[:order]))
+                    state = os.path.join(self.tmp, f"{index}-{struck}")
+                    result = self.run_limited(python, state, path, len(data) - 1)
+                    self.assertResult(result, "resource_exhausted", withdrawn=result.json.get("withdrawn") is True)
+                    committed = ["state.json"] if struck != "state.json" else []
+                    self.assertEqual(self.entries(state) if os.path.exists(state) else [], committed, struck)
+                    self.assertResult(self.run_limited(python, state, path), "built")
+                    self.assertEqual(self.read("graph.json", state=state), written["graph.json"])
+
+    def run_limited(self, python: str, state: str, path: str, limit: int | None = None) -> Result:
+        """A first run of ``path`` into ``state`` by ``python``, under a file
+        size limit of ``limit`` bytes when one is given."""
+
+        def apply() -> None:
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        completed = subprocess.run(
+            [python, "-I", MODULE, "--state-root", state, "--selection", path],
+            capture_output=True,
+            env=child_env(CP_FAKE_GRAPHIFY="ok"),
+            timeout=120,
+            preexec_fn=apply,
+        )
+        return Result(completed)
+
+    @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
     def test_out_of_memory_on_a_large_selection(self) -> None:
         """A valid 1.7 MiB selection under an address-space limit: checked or
         resource_exhausted, never selection_malformed or internal_error
@@ -691,6 +785,174 @@ class TestSignalsFromOutside(FreshInterpreterCase):
                 self.assertResult(result, "interrupted", withdrawn=True)
                 self.assertEqual(self.entries(), ["state.json"])
                 self.assertResult(self.cli(["--state-root", self.state]), "built")
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "/proc shows when the handlers are in place")
+    def test_a_signal_in_the_first_half_second(self) -> None:
+        """SIGINT, SIGTERM and SIGHUP sent at 67 moments spread evenly over
+        a rebuild's start-up (as long as it takes here: the longest of three
+        runs until their handlers showed in /proc) and the half second after
+        it: 201 runs, three at a time, which keeps the machine busy, while
+        the fake Graphify holds the build until the signal is sent.  Each
+        run answers interrupted, withdrawn, with
+        state.json alone left, never another code, and a rebuild then builds;
+        or the signal came before the module's first statement, the one that
+        installs its handlers: then /proc showed no SIGTERM handler right
+        before the signal was sent, the process died of the signal (SIGINT:
+        Python's own KeyboardInterrupt, exit 1 or killed by it), printed no
+        line, named none of the module's functions and touched nothing."""
+        self.build_fixture()
+        template = snapshot_tree(self.state)
+        span = self.time_to_handlers() + 0.5
+        answered = 0
+        for moment in range(67):
+            offset = moment * span / 66
+            runs = [self.start_held(f"run-{moment}-{int(signum)}") for signum in HANDLED_SIGNALS]
+            sent = [self.signal_at(run, offset, signum) for run, signum in zip(runs, HANDLED_SIGNALS, strict=True)]
+            answers = map(self.finish_held, runs)
+            for (state, result), handled, signum in zip(answers, sent, HANDLED_SIGNALS, strict=True):
+                where = f"{signum!r} at {offset * 1000:.0f} ms"
+                if handled or result.lines or not died_before_the_module(result, signum):
+                    self.assertResult(result, "interrupted", withdrawn=True)
+                    self.assertEqual(self.entries(state), ["state.json"], where)
+                    answered += 1
+                else:
+                    self.assertEqual(snapshot_tree(state), template, where)
+        self.assertGreaterEqual(answered, 20, "too few signals came after the module started")
+        self.assertResult(self.cli(["--state-root", state]), "built")
+
+    def time_to_handlers(self) -> float:
+        """The longest of three held rebuilds from their start until /proc
+        shows the module's SIGTERM handler."""
+        longest = 0.0
+        for probe in range(3):
+            run = self.start_held(f"probe-{probe}")
+            _state, process, _ready, _wait, started = run
+            assert process.stdout is not None
+            while not caught(process.pid) and process.poll() is None:
+                select.select([process.stdout], [], [], 0.001)
+            longest = max(longest, time.perf_counter() - started)
+            self.finish_held(run)
+        return longest
+
+    def test_a_signal_at_each_line_of_the_module_s_start(self) -> None:
+        """A rebuild that sends itself SIGINT, SIGTERM or SIGHUP (in turn)
+        right before one of the first 30 lines the module's code runs, and
+        before one of 40 lines spread over the rest of its loading and of
+        main() up to its own handlers (the line counts of a trace function,
+        not time), run as python -I conversation_projection.py and through
+        a console script: from the 27th line on (past the opening imports and
+        the statements that install the handlers) each run answers
+        interrupted, withdrawn, state.json alone left, never
+        resource_exhausted; before, it dies of the signal as in Python's
+        start-up and touches nothing."""
+        console_script = os.path.join(self.tmp, "conversation-projection")
+        with open(console_script, "w", encoding="utf-8") as handle:
+            handle.write(CONSOLE_SCRIPT.format(root=os.path.dirname(MODULE)))
+        self.build_fixture()
+        template = snapshot_tree(self.state)
+        runs = [(MODULE, line) for line in (*range(1, 31), *range(31, 5400, 135))]
+        runs += [(console_script, line) for line in (*range(1, 31), *range(31, 5400, 540))]
+        unhandled = []
+        for turn, (command, line) in enumerate(runs):
+            signum = HANDLED_SIGNALS[turn % len(HANDLED_SIGNALS)]
+            state = os.path.join(self.tmp, f"line-{turn}")
+            shutil.copytree(self.state, state)
+            handled, result = self.signal_at_line(command, state, line, signum)
+            where = f"{signum!r} before line {line} of {os.path.basename(command)}"
+            if handled:
+                self.assertResult(result, "interrupted", withdrawn=True)
+                self.assertEqual(self.entries(state), ["state.json"], where)
+            else:
+                unhandled.append(line)
+                self.assertTrue(died_before_the_module(result, signum), where)
+                self.assertEqual(snapshot_tree(state), template, where)
+        self.assertTrue(unhandled, "the trace must reach the module's first lines")
+        self.assertLessEqual(max(unhandled), 26, f"unhandled past the module's opening lines: {unhandled}")
+
+    def signal_at_line(self, command: str, state: str, line: int, signum: int) -> tuple[bool, Result]:
+        """Rebuild ``state`` with ``command``, sending ``signum`` before the
+        module's ``line``-th line; whether a handler of the module's was in
+        place."""
+        report_read, report_write = os.pipe()
+        try:
+            completed = subprocess.run(
+                [self.python, "-I", command, "--state-root", state],
+                capture_output=True,
+                env=child_env(CP_FAKE_SIGNAL_AT=f"{line}:{int(signum)}", CP_FAKE_REPORT_FD=str(report_write)),
+                pass_fds=(report_write,),
+                timeout=120,
+                preexec_fn=SIGNALS_BY_DEFAULT,
+            )
+            os.close(report_write)
+            report = os.read(report_read, 1)
+        finally:
+            os.close(report_read)
+        self.assertIn(report, (b"0", b"1"), "the signal was never sent")
+        return report == b"1", Result(completed)
+
+    def start_held(self, name: str) -> tuple[str, subprocess.Popen[bytes], int, int, float]:
+        """A rebuild of a copy of the built state, held inside the build
+        until finish_held; the copy's path, the process, the two pipe ends
+        that hold it and when it started."""
+        state = os.path.join(self.tmp, name)
+        shutil.copytree(self.state, state)
+        ready_read, ready_write = os.pipe()
+        wait_read, wait_write = os.pipe()
+        process = subprocess.Popen(
+            [self.python, "-I", MODULE, "--state-root", state],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=child_env(
+                CP_FAKE_GRAPHIFY="await-signal", CP_FAKE_READY_FD=str(ready_write), CP_FAKE_WAIT_FD=str(wait_read)
+            ),
+            pass_fds=(ready_write, wait_read),
+            preexec_fn=SIGNALS_BY_DEFAULT,  # noqa: PLW1509 (the runner's threads never take locks the child needs)
+        )
+        started = time.perf_counter()
+        os.close(ready_write)
+        os.close(wait_read)
+        return state, process, ready_read, wait_write, started
+
+    @staticmethod
+    def signal_at(run: tuple[str, subprocess.Popen[bytes], int, int, float], offset: float, signum: int) -> bool:
+        """Send ``signum`` ``offset`` seconds after the run started (sooner
+        if it printed or ended); whether its handlers were in place then."""
+        _state, process, _ready, _wait, started = run
+        assert process.stdout is not None
+        select.select([process.stdout], [], [], max(0.0, started + offset - time.perf_counter()))
+        handled = caught(process.pid)
+        os.kill(process.pid, signum)
+        return handled
+
+    @staticmethod
+    def finish_held(run: tuple[str, subprocess.Popen[bytes], int, int, float]) -> tuple[str, Result]:
+        state, process, ready_read, wait_write, _started = run
+        os.close(wait_write)
+        os.close(ready_read)
+        stdout, stderr = process.communicate(timeout=60)
+        return state, Result(subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr))
+
+
+# A frame of the module's other than its top level and the function that
+# installs its first handlers.
+FRAME_PAST_THE_HANDLERS = re.compile(
+    rb'File "[^"]*'
+    + re.escape(os.path.basename(MODULE).encode())
+    + rb'", line \d+,? in (?!<module>|catch_signals_early\b)'
+)
+
+
+def died_before_the_module(result: Result, signum: int) -> bool:
+    """Whether a run ended by ``signum`` as Python's start-up does, before
+    the module's handlers: no line, none of its functions past them named,
+    and killed by the signal or (SIGINT, which Python's own handler turns
+    into a KeyboardInterrupt wherever start-up stands) exit 1 with Python's
+    report on stderr."""
+    if result.lines or FRAME_PAST_THE_HANDLERS.search(result.stderr) is not None:
+        return False
+    if result.returncode == -signum:
+        return True
+    return signum == signal.SIGINT and result.returncode == 1 and bool(result.stderr)
 
 
 class TestChangeCountsOnEveryPython(FreshInterpreterCase):

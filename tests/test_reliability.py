@@ -200,12 +200,13 @@ class TestCrashConsistency(Lifecycle):
 
     def test_os_errors_at_each_step(self) -> None:
         lock_release = len(self.steps) - 1
-        # A full disk or quota is resource_exhausted wherever it strikes, in
-        # the adapter's writes or the stand-in Graphify's; other errors of
-        # the directory are state_access, or Graphify's own failure.
+        # A full disk, a quota or a file-size limit is resource_exhausted
+        # wherever it strikes, in the adapter's writes or the stand-in
+        # Graphify's; other errors of the directory are state_access, or
+        # Graphify's own failure.
         full = {(0, "built"), (3, "resource_exhausted")}
         other = {(0, "built"), (2, "state_access"), (3, "graphify_failed"), (3, "graphify_missing")}
-        for code in (errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EACCES):
+        for code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EACCES):
             for index, label in enumerate(self.steps):
                 with self.subTest(errno=errno.errorcode[code], step=index, label=label):
                     self.fresh()
@@ -222,11 +223,31 @@ class TestCrashConsistency(Lifecycle):
                         self.assertEqual(result.code, "built")
                     else:
                         # A fault the callee absorbs (mkdir with exist_ok) may still build.
-                        expected = full if code in (errno.ENOSPC, errno.EDQUOT) else other
+                        expected = full if code in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else other
                         self.assertIn((result.returncode, result.code), expected)
                         self.assertNotIn("projection.lock", self.entries())
                     expected = self.assert_complete_state()
                     self.assert_recovers(expected)
+
+    def test_running_out_inside_graphify_s_wrapped_error(self) -> None:
+        """Graphify's export fails with a RuntimeError raised while it
+        handled the OS error: room or descriptors that ran out are still
+        resource_exhausted (withdrawn, the new state whole), anything else
+        graphify_failed."""
+        for code, expected in (
+            (errno.EFBIG, "resource_exhausted"),
+            (errno.ENOSPC, "resource_exhausted"),
+            (errno.EMFILE, "resource_exhausted"),
+            (errno.EIO, "graphify_failed"),
+        ):
+            with self.subTest(errno=errno.errorcode[code]):
+                self.fresh()
+                plan = {"at": None, "export_errno": code}
+                completed = run_faulty(plan, ["--state-root", self.state, "--selection", self.second])
+                self.assertResult(Result(completed), expected, 3, withdrawn=True)
+                self.assertEqual(self.entries(), ["state.json"])
+                self.assertEqual(self.read("state.json"), self.new["state.json"])
+                self.assert_recovers(self.new)
 
 
 # Every filesystem step of an update of an existing state whose cache/ holds
@@ -369,6 +390,31 @@ class TestSignals(Lifecycle):
                 completed = run_faulty({"at": None, "signal_at_start": True}, ["--state-root", self.state, *args])
                 self.assertResult(Result(completed), "interrupted", 3)
                 self.assertEqual(snapshot_tree(self.state), before)
+
+    def test_a_keyboard_interrupt_before_the_handlers_is_interrupted(self) -> None:
+        """SIGINT in a caller that keeps Python's own handler raises
+        KeyboardInterrupt wherever main() stands: before the run's handlers
+        are installed (the descriptor reserve, its imports) it is answered
+        interrupted, exit 3, nothing touched, never resource_exhausted; in
+        Graphify's build, interrupted and withdrawn, never graphify_failed."""
+        for window in ("descriptors", "imports"):
+            with self.subTest(window=window):
+                self.fresh()
+                before = snapshot_tree(self.state)
+                completed = run_faulty({"at": None, "keyboard_interrupt": window}, ["--state-root", self.state])
+                self.assertResult(Result(completed), "interrupted", 3)
+                self.assertEqual(snapshot_tree(self.state), before)
+        self.fresh()
+        completed = run_faulty({"at": None, "keyboard_interrupt": "build"}, ["--state-root", self.state])
+        self.assertResult(Result(completed), "interrupted", 3, withdrawn=True)
+        self.assertEqual(self.entries(), ["state.json"])
+        self.assert_recovers(self.old)
+
+    def test_the_prepared_interrupted_line_is_the_line_it_stands_for(self) -> None:
+        for withdrawn in (False, True):
+            outcome = cp.Outcome("interrupted", {})
+            outcome.withdrawn = withdrawn
+            self.assertEqual(cp.INTERRUPTED_LINES[withdrawn], (cp.result_line(outcome) + "\n").encode())
 
     @unittest.skipUnless(hasattr(signal, "pthread_sigmask"), "POSIX signal masks")
     def test_a_signal_after_the_answer_leaves_its_exit_status(self) -> None:
