@@ -1667,16 +1667,17 @@ _visible_class: list[re.Pattern[str]] = []
 # of those as UCD_READINGS says, before anything asks the interpreter: as
 # its compatibility form, as an older character with the same answers in
 # the module's data, or, where the data leaves it unassigned, as a code
-# point no version assigns.  Built on first use: each range's first code
-# point, last code point and reading of the first; the class of those in
-# the BMP (a bitmap, which a search scans in C); and that of every
-# character of the planes above it that they lie in, whose distinct ones
-# are looked up (a class of ranges above the BMP is compared range by
-# range, see _char_class).
-_readings: list[tuple[list[int], list[int], list[int], re.Pattern[str], re.Pattern[str]]] = []
+# point no version assigns.  Built on first use: the bounds of the ranges
+# (each range's first code point, then the one after its last), the
+# reading of each range's first; the class of those in the BMP (a bitmap,
+# which a search scans in C); and that of every character of the planes
+# above it that they lie in, whose distinct ones are then looked up (a
+# class of ranges above the BMP is compared range by range, see
+# _char_class).
+_readings: list[tuple[list[int], list[int], re.Pattern[str], re.Pattern[str]]] = []
 
 
-def _reading_finders() -> tuple[list[int], list[int], list[int], re.Pattern[str], re.Pattern[str]]:
+def _reading_finders() -> tuple[list[int], list[int], re.Pattern[str], re.Pattern[str]]:
     import re
 
     if not _readings:
@@ -1690,8 +1691,7 @@ def _reading_finders() -> tuple[list[int], list[int], list[int], re.Pattern[str]
         above = [(first, last) for first, last, _target in ranges if last > 0xFFFF]
         _readings.append(
             (
-                [first for first, _last, _target in ranges],
-                [last for _first, last, _target in ranges],
+                [bound for first, last, _target in ranges for bound in (first, last + 1)],
                 [target for _first, _last, target in ranges],
                 re.compile(_scanning_class(bmp)),
                 re.compile(_scanning_class([(above[0][0], above[-1][1])])),
@@ -1703,19 +1703,25 @@ def _reading_finders() -> tuple[list[int], list[int], list[int], re.Pattern[str]
 def read_by_the_tables(text: str) -> str:
     """The text with each character that UCD_READINGS lists replaced by what
     the module's Unicode data reads it as, so that no answer the interpreter
-    gives about the result depends on its Unicode version."""
+    gives about the result depends on its Unicode version.  A character lies
+    in a range when the bounds before it are odd in number; map() and
+    bisect look each one up in C."""
     import bisect
+    import itertools
 
-    firsts, lasts, targets, within_bmp, beyond = _reading_finders()
+    bounds, targets, within_bmp, beyond = _reading_finders()
     found = within_bmp.findall(text)
     if _above_the_bmp(text):
         found += beyond.findall(text)
-    table: dict[int, int] = {}
-    for char in set(found):
-        code = ord(char)
-        index = bisect.bisect_right(firsts, code) - 1
-        if index >= 0 and code <= lasts[index]:
-            table[code] = targets[index] + code - firsts[index]
+    if not found:
+        return text
+    codes = list(map(ord, set(found)))
+    places = map(bisect.bisect_right, itertools.repeat(bounds), codes)
+    table = {
+        code: targets[place >> 1] + code - bounds[place - 1]
+        for code, place in zip(codes, places, strict=True)
+        if place & 1
+    }
     return text.translate(table) if table else text
 
 
