@@ -12,12 +12,13 @@ import random
 import string
 import sys
 import unittest
-from typing import Any
+from typing import Any, ClassVar
 from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cp_testlib
+import secret_samples
 from cp_testlib import (
     REQUIRE_DEV_TOOLS,
     ROOT,
@@ -37,6 +38,7 @@ UNICODE_DATA = "/usr/share/unicode"
 EMOJI_TEST = os.path.join(UNICODE_DATA, "emoji", "emoji-test.txt")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
+import compare_python_verdicts  # noqa: E402
 import gen_unicode_tables  # noqa: E402
 
 
@@ -629,6 +631,113 @@ class TestUnicodeTables(unittest.TestCase):
         table = rules.script_chars()
         scripts = [rules.script_names[ord(c.translate(table))] for c in "\u0915\u094d\u0645a\u0301\U0010ffff"]
         self.assertEqual(scripts, ["Devanagari", "Devanagari", "Arabic", "", "", ""])
+
+    def test_what_cpython_reads_otherwise_reads_as_the_tables_say(self) -> None:
+        """A character added since Unicode 14.0 reads as its compatibility
+        form (a modifier letter as its letter) or as an older character with
+        the same answers (a Kawi letter as a letter); a code point the data
+        leaves unassigned (an ideograph of Unicode 15.1) as one no version
+        assigns; other text as it is."""
+        import unicodedata
+
+        read = cp.read_by_the_tables
+        self.assertEqual(read("\U0001e03d\U0001e030"), "\u043f\u0430")
+        self.assertEqual(read("x\ua7f2"), "xC")
+        self.assertEqual(read("\U0002ebf0\u0378"), "\U0006ebf0\U00040378")
+        kawi = read("\U00011f04")
+        self.assertNotEqual(kawi, "\U00011f04")
+        self.assertEqual(unicodedata.category(kawi), "Lo")
+        self.assertEqual(read("\U00011f50\U00011f59"), "\U000104a0\U000104a9")
+        for text in ("password: caf\u00e9", "\u4eac\u90fd \U0001f600 \U00020000", "\ufdd0\U0010ffff"):
+            self.assertEqual(read(text), text)
+        # The brief's two flips: a key word spelled with a modifier letter
+        # is a key word; a placeholder ending in a new letter stays a word.
+        value = secret_samples.password(random.Random(5))
+        self.assertIsNotNone(cp.judge_text(f"\U0001e03d\u0430\u0440\u043e\u043b\u044c: {value}")[0])
+        self.assertIsNone(cp.judge_text("password: changeme\U00011f04")[0])
+
+    def test_no_reading_is_read_again_or_shared(self) -> None:
+        """Each reading lies outside every range of the table, no two code
+        points read as the same one, and a reading is assigned exactly when
+        its character is: by the data, whatever the running CPython."""
+        import unicodedata
+
+        read: dict[int, int] = {}
+        for token in cp.UCD_READINGS.split():
+            span, _, target = token.partition(">")
+            first, _, last = span.partition("-")
+            for offset in range(int(last or first, 16) - int(first, 16) + 1):
+                read[int(first, 16) + offset] = int(target, 16) + offset
+        self.assertEqual(set(read) & set(read.values()), set())
+        # Only compatibility forms are shared: the superscript and the
+        # subscript modifier letter of one Cyrillic letter (Unicode 15.0)
+        # both read as that letter, as NFKC makes them.
+        readers: dict[int, list[int]] = {}
+        for code, target in read.items():
+            readers.setdefault(target, []).append(code)
+        shared = [code for codes in readers.values() if len(codes) > 1 for code in codes]
+        self.assertTrue(shared)
+        self.assertTrue(all(0x1E030 <= code <= 0x1E06D for code in shared), [hex(code) for code in shared])
+        unassigned = {code for code, target in read.items() if target - code == 0x40000}
+        self.assertGreater(len(unassigned), 100_000)
+        wrong = [
+            hex(code)
+            for code, target in read.items()
+            if (unicodedata.category(chr(target)) == "Cn") != (code in unassigned)
+        ]
+        self.assertEqual(wrong, [])
+
+
+def every_cpython_required() -> bool:
+    """.ci/run must compare every supported CPython (pyenv's on its machine);
+    a GitHub job has the one of its matrix entry, so there an absent one skips."""
+    return REQUIRE_DEV_TOOLS and os.environ.get("GITHUB_ACTIONS") != "true"
+
+
+class TestOneVerdictUnderEveryPython(unittest.TestCase):
+    """CPython 3.11, 3.12 and 3.13 carry Unicode 14.0, 15.0 and 15.1; the
+    gate and the text rules give each text the same verdict under each.
+    tools/compare_python_verdicts.py asks each CPython on the machine (this
+    one and pyenv's) what it answers for every code point, and judges the
+    gate's corpus and every character whose answers differ, in templates,
+    in a fresh `python -I` process per interpreter; `python
+    tools/compare_python_verdicts.py` prints the figure."""
+
+    pythons: ClassVar[dict[int, str]] = {}
+    read_differ: ClassVar[list[int]] = []
+    all_differ: ClassVar[list[int]] = []
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.pythons = cp_testlib.released_pythons()
+        if len(cls.pythons) < 3 and every_cpython_required():
+            return
+        if len(cls.pythons) < 2:
+            raise unittest.SkipTest("fewer than two of CPython 3.11, 3.12 and 3.13 on this machine")
+        cls.read_differ, cls.all_differ = compare_python_verdicts.unsettled(cls.pythons)
+
+    def setUp(self) -> None:
+        if len(self.pythons) < 3 and every_cpython_required():
+            missing = ", ".join(f"3.{minor}" for minor in (11, 12, 13) if minor not in self.pythons)
+            self.fail(f"CPython {missing} missing: install it with pyenv")
+
+    def test_every_text_has_one_verdict_under_every_cpython(self) -> None:
+        # Unicode 15.0 added 4,489 characters and 15.1 627; a few older ones changed.
+        self.assertGreater(len(self.all_differ), 5000)
+        judged = compare_python_verdicts.texts(self.all_differ)
+        found = compare_python_verdicts.differences(self.pythons, judged)
+        self.assertEqual([difference.verdicts for difference in found[:5]], [], f"{len(found)} of {len(judged)}")
+
+    def test_the_readings_hold_every_character_whose_answers_the_module_may_read(self) -> None:
+        """Besides default-ignorable characters, which the scan drops first."""
+        ranges = [range(first, last + 1) for _key, first, last in cp.unicode_ranges(cp.UCD_DEFAULT_IGNORABLE)]
+        self.assertGreater(len(self.read_differ), 5000)
+        domain: set[int] = set()
+        for token in cp.UCD_READINGS.split():
+            first, _, last = token.partition(">")[0].partition("-")
+            domain.update(range(int(first, 16), int(last or first, 16) + 1))
+        outside = [hex(code) for code in self.read_differ if code not in domain and not any(code in r for r in ranges)]
+        self.assertEqual(outside, [])
 
 
 if __name__ == "__main__":
