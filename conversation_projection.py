@@ -2001,12 +2001,86 @@ def parse_selection(data: bytes) -> JsonObject:
 #   ``value`` or ``secret``, ``password`` (the value is a password's),
 #   ``user`` (a URL's), ``spaced`` and ``call`` (see JUDGES).
 
-# The key words: a key that may name a secret holds one of them, in any
-# case and inside longer words too (db_password, apiKey, X-Auth-Token,
-# Kennwort).  Whether the key does name one is for KEY_JUDGEMENTS, which read
-# its words (PASSWORD_WORDS, SECRET_WORDS, KEY_QUALIFIERS).
-KEY_WORDS = ("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth")
-_CREDENTIAL_KEY_STEM = "(?i:" + "|".join(KEY_WORDS) + ")"
+# The words of a key that name a secret, one list per meaning, each word
+# once, in lower case and read in any case.  A key names one when one of its
+# words is one of these or ends in one (db_password, Datenbankkennwort,
+# clientSecret), unless that word is an ordinary one (NOT_SECRET_WORDS) or
+# qualified away (KEY_JUDGEMENTS).  The words for a password, in every
+# language (a password's value is judged more strictly):
+PASSWORD_WORDS = (
+    *("password", "passwords", "passwd", "pass", "pwd", "pw", "passphrase", "passcode", "psk", "passin", "passout"),
+    "passwort",  # German
+    "kennwort",  # German
+    "passe",  # French: mot de passe
+    "passord",  # Norwegian
+    "adgangskode",  # Danish, Norwegian
+    "senha",  # Portuguese
+    "wachtwoord",  # Dutch
+    "has\u0142o",  # Polish
+    "\u015fifre",  # Turkish
+    "\u015fifresi",  # Turkish: its password
+    "l\u00f6senord",  # Swedish
+    "salasana",  # Finnish
+    "jelsz\u00f3",  # Hungarian
+    "contrase\u00f1a",  # Spanish
+    "\u043f\u0430\u0440\u043e\u043b\u044c",  # Russian
+    "\u5bc6\u7801",  # Chinese (simplified)
+    "\u5bc6\u78bc",  # Chinese (traditional)
+    "\u53e3\u4ee4",  # Chinese: passphrase
+    "\u30d1\u30b9\u30ef\u30fc\u30c9",  # Japanese
+    "\ube44\ubc00\ubc88\ud638",  # Korean
+)
+# The words for a secret, a token or a credential (pat: a personal access
+# token, GITHUB_PAT).  "key" names a secret only after a word of
+# KEY_QUALIFIERS (api key, accessKey).
+SECRET_WORDS = (
+    *("secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential"),
+    *("credentials", "pat", "pats"),
+)
+# Words too short to be sought inside others ("pw " and "path" are in most
+# texts): a key that is one of them, or a word that ends in one, is found
+# only right before ":", "=" or "is" (the row of short key words).
+SHORT_KEY_WORDS = ("pw", "psk", "pat", "pats")
+
+
+def _in_latin_letters(word: str) -> bool:
+    """Whether a word is written in Latin letters (Kennwort, has\u0142o,
+    \u015fifre), which a key is made of; the others are read by the row
+    of words in other scripts."""
+    return all(char < "\u0250" for char in word)
+
+
+def _any_case(word: str) -> str:
+    """A word as a pattern compiled with re.ASCII reads it in any case:
+    its letters beyond ASCII as a class of both cases, since (?i:…) folds
+    ASCII letters alone, and the "i" of such a word also as Turkish writes
+    its capital (\u015e\u0130FRE)."""
+    if word.isascii():
+        return word
+    return "".join(
+        "[i\u0130]" if char == "i" else char if char.isascii() else f"[{char}{char.upper()}]" for char in word
+    )
+
+
+def _stems(words: Sequence[str]) -> tuple[str, ...]:
+    """The words a key pattern seeks, longest first: each in Latin letters
+    that holds no shorter one in ASCII letters (password holds pass, and the
+    tail of the key reads the rest); each beyond ASCII whole, since that
+    tail reads ASCII alone (\u015fifresi beside \u015fifre)."""
+    stems: list[str] = []
+    for word in sorted(words, key=len):
+        if word in SHORT_KEY_WORDS or not _in_latin_letters(word):
+            continue
+        if not word.isascii() or not any(stem in word for stem in stems if stem.isascii()):
+            stems.append(word)
+    return tuple(sorted(stems, key=len, reverse=True))
+
+
+# What the key pattern seeks, in any case and inside longer words too
+# (db_password, apiKey, X-Auth-Token, Kennwort): the stems of both lists,
+# and "key".
+KEY_WORDS = _stems((*PASSWORD_WORDS, *SECRET_WORDS, "key"))
+_CREDENTIAL_KEY_STEM = "(?i:" + "|".join(map(_any_case, KEY_WORDS)) + ")"
 # The rest of a key after its stem: identifier characters up to the next
 # stem, which starts a key of its own.  A run of stems (pwpwpw…, keykey…)
 # then costs one step per stem, not a read of the whole tail at each; and
@@ -3042,57 +3116,38 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
         judge="assigned-value",
     ),
-    # The short key words pw, psk (a Wi-Fi network's pre-shared key) and pat
-    # (a personal access token), as the last word of a key, before ":", "="
-    # or "is" only ("db pw is …", "PSK for the guest network: …"): as stems
-    # of the row above every "pw " or "path" in a text would be tried in all
-    # of its forms.
+    # The short key words (SHORT_KEY_WORDS: pw, psk, a Wi-Fi network's
+    # pre-shared key, and pat, a personal access token), as the last word of
+    # a key, before ":", "=" or "is" only ("db pw is …", "PSK for the guest
+    # network: …"): as stems of the row above every "pw " or "path" in a
+    # text would be tried in all of its forms.
     SecretRule(
         "credential-assignment",
-        r"(?P<key>[Pp](?:[Ww]|[Ss][Kk]|[Aa][Tt][Ss]?+))(?![\w])[\\\"'`]{0,2}+"
+        r"(?P<key>(?i:" + "|".join(sorted(SHORT_KEY_WORDS, key=len, reverse=True)) + r"))(?![\w])[\\\"'`]{0,2}+"
         r"(?:[ \t]{0,8}+(?::{0,2}+=|:|\uff1a|\uff1d)(?![=>:/])|[ \t]++(?=[IiWwAaEeLlFfOoTt\u00e8\u00e9])(?:"
         + _PROSE_IS
         + r"(?=[ \t])|"
         + _PROSE_FOR
         + r"))"
         r"[ \t]{0,8}+" + VALUE,
-        keywords=("pw", "psk", "pat"),
+        keywords=SHORT_KEY_WORDS,
         example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
         judge="assigned-value",
     ),
-    # The same with "password" in Russian, Chinese, Japanese, Korean and
-    # Spanish (the Latin-script Passwort, Kennwort and mot de passe are
-    # found by the row above).  Every alternative starts with a literal, so
-    # that the regex engine skips to those characters.
+    # The words for password in other scripts than Latin (Russian, Chinese,
+    # Japanese, Korean): a key in itself, also before a particle.
     SecretRule(
         "credential-assignment",
-        r"(?P<password>\u041f\u0430\u0440\u043e\u043b\u044c|\u043f\u0430\u0440\u043e\u043b\u044c"
-        r"|\u041f\u0410\u0420\u041e\u041b\u042c|\u5bc6\u7801|\u5bc6\u78bc|\u53e3\u4ee4"
-        r"|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638"
-        r"|\u00f1a(?<=[Cc]ontrase\u00f1a)|\u00d1A(?<=CONTRASE\u00d1A))(?:"
+        "(?P<password>"
+        + "|".join(_any_case(word) for word in PASSWORD_WORDS if not _in_latin_letters(word))
+        + ")(?:"
         + _NATIVE_IS
         + r"|"
         + _ASSIGNMENT
         + r")"
         + VALUE,
-        keywords=(
-            *("\u043f\u0430\u0440\u043e\u043b\u044c", "\u5bc6\u7801", "\u5bc6\u78bc", "\u53e3\u4ee4"),
-            *("\u30d1\u30b9\u30ef\u30fc\u30c9", "\ube44\ubc00\ubc88\ud638", "contrase\u00f1a"),
-        ),
+        keywords=tuple(word for word in PASSWORD_WORDS if not _in_latin_letters(word)),
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
-        judge="assigned-value",
-    ),
-    # The word for password in Portuguese, Dutch, Polish, Turkish, Swedish,
-    # Finnish and Hungarian: a key in itself, the value a password's.
-    SecretRule(
-        "credential-assignment",
-        r"(?P<password>[Ss]enha|SENHA|[Ww]achtwoord|WACHTWOORD|[Hh]as\u0142o|HAS\u0141O|[\u015e\u015f]ifre(?:si)?+|\u015e[I\u0130]FRE(?:S[I\u0130])?+"
-        r"|[Ll]\u00f6senord|L\u00d6SENORD|[Ss]alasana|SALASANA|[Jj]elsz\u00f3|JELSZ\u00d3)(?:"
-        + _ASSIGNMENT
-        + r")"
-        + VALUE,
-        keywords=("senha", "wachtwoord", "has\u0142o", "\u015fifre", "l\u00f6senord", "salasana", "jelsz\u00f3"),
-        example="(?:has\u0142o|l\u00f6senord|jelsz\u00f3|\u015fifre): [A-Za-z0-9]{14}",
         judge="assigned-value",
     ),
     # Dockerfile: ENV KEY value (the form without "=").
@@ -3293,22 +3348,11 @@ CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]
 # one call with no argument or a quoted one, or a method's (client.connect(),
 # require("os").cpus().length, Sign.sign(); not Summer(2024)).
 CALL_PATTERN = r"(?P<head>[A-Za-z_][A-Za-z0-9_]*+)(?:\.[A-Za-z_][A-Za-z0-9_]*+|\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*+"
-# The words of a key, after splitting camelCase and separators.
-PASSWORD_WORDS = frozenset(
-    {
-        *("pass", "passwd", "password", "passwords", "passphrase", "passcode", "pwd", "passwort", "kennwort"),
-        *("passe", "passin", "passout", "pw", "psk", "passord"),
-    }
+# Ordinary words that end in a word of PASSWORD_WORDS or SECRET_WORDS.
+NOT_SECRET_WORDS = frozenset(
+    {"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass", "impasse"}
+    | {"sacred", "massacred", "compat", "expat", "spat"}
 )
-SECRET_WORDS = PASSWORD_WORDS | frozenset(
-    {"secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential", "credentials"}
-    | {"pat", "pats"}  # a personal access token (GITHUB_PAT, AZURE_DEVOPS_PAT)
-)
-# A word ending in one of these names a password (dbpassword) or a secret (clientsecret,
-# accesstoken, basicauth), unless it is an ordinary word.
-PASSWORD_WORD_ENDINGS = ("pass", "passwd", "password", "pwd", "pw", "psk")
-SECRET_WORD_ENDINGS = (*PASSWORD_WORD_ENDINGS, "secret", "token", "auth", "creds", "credentials")
-NOT_SECRET_WORDS = frozenset({"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"})
 # "key" names a secret only after one of these (api key, accessKey, …).
 KEY_QUALIFIERS = frozenset(
     {
@@ -3441,7 +3485,7 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "digit_edge": (r"[A-Za-z](?=[0-9])|[0-9](?=[A-Za-z])", True, False),
     "spaced_name": (SPACED_NAME_PATTERN, True, False),
     "camel_hump": (r"(?<=[a-z0-9])(?=[A-Z])", True, False),
-    "not_alnum": (r"[^a-z0-9]+", True, False),
+    "not_alnum": (r"[\W_]+", False, False),
 }
 
 
@@ -3969,14 +4013,9 @@ def _read_words(scanner: _SecretScanner, before: str, identifier: str) -> int:
             elif word.endswith(("key", "keys")):
                 names = word.rstrip("s")[:-3] in KEY_QUALIFIERS
             else:
-                password = word in PASSWORD_WORDS or (
-                    word.endswith(PASSWORD_WORD_ENDINGS) and word not in NOT_SECRET_WORDS
-                )
-                names = (
-                    password
-                    or word in SECRET_WORDS
-                    or (word.endswith(SECRET_WORD_ENDINGS) and word not in NOT_SECRET_WORDS)
-                )
+                ordinary = word in NOT_SECRET_WORDS
+                password = not ordinary and word.endswith(PASSWORD_WORDS)
+                names = password or (not ordinary and word.endswith(SECRET_WORDS))
             found = found or names
             if not names or not ABOUT_A_SECRET.isdisjoint(words[index + 1 :]) or previous in NOT_A_CREDENTIAL_BEFORE:
                 continue
@@ -3995,7 +4034,7 @@ def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> tuple[
     words = scanner.key_words.get((label, split_humps))
     if words is None:
         spaced = scanner.camel_hump.sub(" ", label) if split_humps else label
-        words = tuple(word for word in scanner.not_alnum.split(spaced.lower()) if word)
+        words = tuple(word for word in scanner.not_alnum.split(_lowered(spaced)) if word)
         scanner.key_words[(label, split_humps)] = words
     return words
 

@@ -1738,6 +1738,43 @@ class TestKeyJudgements(unittest.TestCase):
                 with self.subTest(text=text):
                     self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
 
+    def test_each_key_word_is_one_in_any_case_alone_or_ending_a_key(self) -> None:
+        """One entry of PASSWORD_WORDS, in any language, is all a word for
+        password takes: its key is found in any case, alone or at the end of
+        a longer key, and its value is a password's, held to more than a
+        name (a capitalized word, "_" and digits, which passes after "token").
+        So is one of SECRET_WORDS, before a value that reads as random."""
+        rng = random.Random(38)
+        value = rand(UPPER, 1, rng) + rand(LOWER, 6, rng) + "_" + rand(DIGITS, 3, rng)
+        self.assertIsNone(cp.find_secret(f"token: {value}"))
+        for word in cp.PASSWORD_WORDS:
+            # "PASS:" alone is a test log's (pass_in_a_test_log).
+            for key in (word, word.capitalize(), "db" + word, "db_" + word, *([word.upper()] * (word != "pass"))):
+                text = f"{key}: {value}"
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text), (len(key) + 2, "credential-assignment"))
+        value = password(rng)
+        for word in cp.SECRET_WORDS:
+            for key in (word, word.upper(), word.capitalize(), "db" + word, "db_" + word):
+                text = f"{key}: {value}"
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text), (len(key) + 2, "credential-assignment"))
+
+    def test_adgangskode_is_one_entry_read_in_any_case_and_in_a_longer_key(self) -> None:
+        value = password(random.Random(38))
+        self.assertIn("adgangskode", cp.PASSWORD_WORDS)
+        for text in (f"AdgangsKode: {value}", f"dbadgangskode={value}"):
+            with self.subTest(text=text):
+                self.assertEqual(
+                    selection_verdict([text]), ("/branches/0/summaries/0/text", "credential-assignment", 1)
+                )
+
+    def test_ordinary_words_that_end_in_a_word_for_a_secret_name_none(self) -> None:
+        for word in ("impasse", "sacred", "massacred", "compat", "expat", "spat"):
+            for text in (f"{word}={MADE_UP}", f"my_{word}: {MADE_UP}", f"The {word} is {MADE_UP}"):
+                with self.subTest(text=text):
+                    self.assertIsNone(cp.find_secret(text))
+
     def test_words_that_end_in_pass_and_name_no_password(self) -> None:
         for word in ("bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"):
             for text in (f"{word}={MADE_UP}", f"my_{word}: {MADE_UP}"):
@@ -2854,6 +2891,28 @@ class TestFreshProcess(unittest.TestCase):
                     timeout=60,
                 )
                 self.assertEqual(done.stdout.strip(), expected)
+
+    def test_a_word_for_password_is_read_in_any_case_and_in_a_longer_key_by_the_command(self) -> None:
+        """adgangskode, one entry of PASSWORD_WORDS: a fresh process refuses
+        AdgangsKode: … and dbadgangskode=… (exit 2), and names no value."""
+        value = password(random.Random(39))
+        with tempfile.TemporaryDirectory(prefix="cp-secret-") as tmp:
+            for index, text in enumerate((f"AdgangsKode: {value}", f"dbadgangskode={value}")):
+                path = os.path.join(tmp, f"selection-{index}.json")
+                with open(path, "wb") as handle:
+                    handle.write(encode(selection(1, [branch("notes", summaries=[summary("s1", text)])])))
+                done = subprocess.run(
+                    [sys.executable, "-I", MODULE, "--state-root", os.path.join(tmp, "state"), "--selection", path],
+                    capture_output=True,
+                    env=child_env(),
+                    timeout=60,
+                )
+                with self.subTest(text=text[:14]):
+                    self.assertEqual(done.returncode, 2)
+                    result = json.loads(done.stdout)
+                    self.assertEqual((result["code"], result["rule"]), ("selection_secret", "credential-assignment"))
+                    self.assertNotIn(value.encode(), done.stdout + done.stderr)
+                    self.assertFalse(os.path.exists(os.path.join(tmp, "state")))
 
     def test_dry_run_refuses_a_secret_without_echoing_it(self) -> None:
         rng = random.Random(8)
