@@ -2078,9 +2078,17 @@ def _stems(words: Sequence[str]) -> tuple[str, ...]:
 
 # What the key pattern seeks, in any case and inside longer words too
 # (db_password, apiKey, X-Auth-Token, Kennwort): the stems of both lists,
-# and "key".
+# and "key".  The look at their first letters comes first: with a class
+# beyond ASCII among the words, the search would otherwise try every one at
+# every character.
 KEY_WORDS = _stems((*PASSWORD_WORDS, *SECRET_WORDS, "key"))
-_CREDENTIAL_KEY_STEM = "(?i:" + "|".join(map(_any_case, KEY_WORDS)) + ")"
+_CREDENTIAL_KEY_STEM = (
+    "(?=["
+    + "".join(sorted({case for word in KEY_WORDS for case in (word[0], word[0].upper())}))
+    + "])(?i:"
+    + "|".join(map(_any_case, KEY_WORDS))
+    + ")"
+)
 # The rest of a key after its stem: identifier characters up to the next
 # stem, which starts a key of its own.  A run of stems (pwpwpw…, keykey…)
 # then costs one step per stem, not a read of the whole tail at each; and
