@@ -2210,19 +2210,102 @@ def parse_selection(data: bytes) -> JsonObject:
 #   than a bounded number of times.
 # - A token shape starts with its literal, checked to start a token
 #   (token_start), and ends with a lookahead that no character of its last
-#   run follows ("xghp_…" and "ghp_…" plus a letter are no GitHub token);
+#   run follows ("xghp_…" and "ghp_…" plus a letter are no GitHub token):
+#   token_row writes both, and the keyword, from the literal and the body;
 #   an escape that a pasted JSON string or URL puts before a token
 #   (\n, \u0022, %22) is blanked first (escapes_blanked).
 # - Named groups say where the pieces a judgement reads are: ``key``,
 #   ``value`` or ``secret``, ``password`` (the value is a password's),
 #   ``user`` (a URL's), ``spaced`` and ``call`` (see JUDGES).
 
-# The key words: a key that may name a secret holds one of them, in any
-# case and inside longer words too (db_password, apiKey, X-Auth-Token,
-# Kennwort).  Whether the key does name one is for KEY_JUDGEMENTS, which read
-# its words (PASSWORD_WORDS, SECRET_WORDS, KEY_QUALIFIERS).
-KEY_WORDS = ("pass", "pwd", "secret", "cred", "token", "kennwort", "key", "auth")
-_CREDENTIAL_KEY_STEM = "(?i:" + "|".join(KEY_WORDS) + ")"
+# The words of a key that name a secret, one list per meaning, each word
+# once, in lower case and read in any case.  A key names one when one of its
+# words is one of these or ends in one (db_password, Datenbankkennwort,
+# clientSecret), unless that word is an ordinary one (NOT_SECRET_WORDS) or
+# qualified away (KEY_JUDGEMENTS).  The words for a password, in every
+# language (a password's value is judged more strictly):
+PASSWORD_WORDS = (
+    *("password", "passwords", "passwd", "pass", "pwd", "pw", "passphrase", "passcode", "psk", "passin", "passout"),
+    "passwort",  # German
+    "kennwort",  # German
+    "passe",  # French: mot de passe
+    "passord",  # Norwegian
+    "adgangskode",  # Danish, Norwegian
+    "senha",  # Portuguese
+    "wachtwoord",  # Dutch
+    "has\u0142o",  # Polish
+    "\u015fifre",  # Turkish
+    "\u015fifresi",  # Turkish: its password
+    "l\u00f6senord",  # Swedish
+    "salasana",  # Finnish
+    "jelsz\u00f3",  # Hungarian
+    "contrase\u00f1a",  # Spanish
+    "\u043f\u0430\u0440\u043e\u043b\u044c",  # Russian
+    "\u5bc6\u7801",  # Chinese (simplified)
+    "\u5bc6\u78bc",  # Chinese (traditional)
+    "\u53e3\u4ee4",  # Chinese: passphrase
+    "\u30d1\u30b9\u30ef\u30fc\u30c9",  # Japanese
+    "\ube44\ubc00\ubc88\ud638",  # Korean
+)
+# The words for a secret, a token or a credential (pat: a personal access
+# token, GITHUB_PAT).  "key" names a secret only after a word of
+# KEY_QUALIFIERS (api key, accessKey).
+SECRET_WORDS = (
+    *("secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential"),
+    *("credentials", "pat", "pats"),
+)
+# Words too short to be sought inside others ("pw " and "path" are in most
+# texts): a key that is one of them, or a word that ends in one, is found
+# only right before ":", "=" or "is" (the row of short key words).
+SHORT_KEY_WORDS = ("pw", "psk", "pat", "pats")
+
+
+def _in_latin_letters(word: str) -> bool:
+    """Whether a word is written in Latin letters (Kennwort, has\u0142o,
+    \u015fifre), which a key is made of; the others are read by the row
+    of words in other scripts."""
+    return all(char < "\u0250" for char in word)
+
+
+def _any_case(word: str) -> str:
+    """A word as a pattern compiled with re.ASCII reads it in any case:
+    its letters beyond ASCII as a class of both cases, since (?i:…) folds
+    ASCII letters alone, and the "i" of such a word also as Turkish writes
+    its capital (\u015e\u0130FRE)."""
+    if word.isascii():
+        return word
+    return "".join(
+        "[i\u0130]" if char == "i" else char if char.isascii() else f"[{char}{char.upper()}]" for char in word
+    )
+
+
+def _stems(words: Sequence[str]) -> tuple[str, ...]:
+    """The words a key pattern seeks, longest first: each in Latin letters
+    that holds no shorter one in ASCII letters (password holds pass, and the
+    tail of the key reads the rest); each beyond ASCII whole, since that
+    tail reads ASCII alone (\u015fifresi beside \u015fifre)."""
+    stems: list[str] = []
+    for word in sorted(words, key=len):
+        if word in SHORT_KEY_WORDS or not _in_latin_letters(word):
+            continue
+        if not word.isascii() or not any(stem in word for stem in stems if stem.isascii()):
+            stems.append(word)
+    return tuple(sorted(stems, key=len, reverse=True))
+
+
+# What the key pattern seeks, in any case and inside longer words too
+# (db_password, apiKey, X-Auth-Token, Kennwort): the stems of both lists,
+# and "key".  The look at their first letters comes first: with a class
+# beyond ASCII among the words, the search would otherwise try every one at
+# every character.
+KEY_WORDS = _stems((*PASSWORD_WORDS, *SECRET_WORDS, "key"))
+_CREDENTIAL_KEY_STEM = (
+    "(?=["
+    + "".join(sorted({case for word in KEY_WORDS for case in (word[0], word[0].upper())}))
+    + "])(?i:"
+    + "|".join(map(_any_case, KEY_WORDS))
+    + ")"
+)
 # The rest of a key after its stem: identifier characters up to the next
 # stem, which starts a key of its own.  A run of stems (pwpwpw…, keykey…)
 # then costs one step per stem, not a read of the whole tail at each; and
@@ -2452,6 +2535,15 @@ _PEM_END = (
     r"(?!(?:(?![A-Za-z0-9+/=]{40})[^\x00-]){0,200}+-----END)"
     r"(?![ \t]*+\r?\n\s{0,8}+[A-Za-z][a-z]{0,20}+[ ,.'][a-z])"
 )
+# The start of a JWT base64-encoded once more: "eyJ" and the first
+# parameter a header may name, encoded twice.
+_JWT_ENCODED_TWICE = (
+    r"(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
+    r"|bGJtTWlPaU|cWEzVWlPaU|cWQyc2lPb|cGMzTWlPaU|cGRpSTZJ|cmFXUWlP|clpYbGZiM0J6SWpwY|cmRIa2lPaUp"
+    r"|dWIyNWpaU0k2|d01tTWlP|d01uTWlPaU|d2NIUWlPaU|emRXSWlPaU|emRuUWlP|MFlXY2lPaU|MGVYQWlPaUp|MWNtd2l"
+    r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
+    r"|NE5YVWlPaU|NmFYQWlPaU)"
+)
 _UUID = r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
 
 
@@ -2513,6 +2605,52 @@ class SecretRule:
         self.within = within
         self.token_run = judge in ("shape", "token-value") if token_run is None else token_run
         self.example = example or pattern
+
+
+# A last run that may be this long or longer has no length of its own (a
+# base64 body, a JWT): the match is refused where it stops, and the run goes
+# on unchecked.
+OPEN_ENDED_RUN = 1000
+
+
+def token_row(
+    family: str, prefix: str, body: str, source: str = "", *, end: str | None = None, **row: Any
+) -> SecretRule:
+    """The row of a token that starts with the literal ``prefix`` (written
+    as in a pattern: r"ya29\\."), then ``body``: the prefix where a token
+    starts (token_start), the body, and what no character of the body's last
+    run may follow (token_end; ``end`` where that is not it).  Its keyword is
+    the prefix in lower case; ``row`` holds the other fields of SecretRule."""
+    pattern = token_start(prefix) + body + (token_end(body) if end is None else end)
+    return SecretRule(family, pattern, source, keywords=(prefix.replace("\\", "").lower(),), **row)
+
+
+def token_end(body: str) -> str:
+    """The lookahead that no character of the body's last run follows: its
+    class, with letters of both cases and digits if it holds any
+    ("[a-f0-9]{32}" ends before no letter or digit), so that "ghp_…" plus a
+    letter is no token.  None after an open-ended run or a body that ends
+    otherwise (an optional suffix, "={0,2}")."""
+    head, brace, repeat = body.removesuffix("+").rpartition("{")
+    if not brace or not head.endswith("]") or not repeat.endswith("}"):
+        return ""
+    if int(repeat[:-1].rpartition(",")[2]) >= OPEN_ENDED_RUN:
+        return ""
+    members = head[head.rindex("[") + 1 : -1]
+    others = ""
+    index = 0
+    while index < len(members):
+        char = members[index]
+        if char == "\\":
+            others += "_" if members[index + 1] == "w" else members[index : index + 2]
+            index += 2
+        elif char.isalnum():
+            index += 3 if members[index + 1 : index + 2] == "-" and index + 2 < len(members) else 1
+        else:
+            others += char
+            index += 1
+    dash = "-" if "-" in others else ""
+    return "(?![A-Za-z0-9" + others.replace("-", "") + dash + "])"
 
 
 # How a row's match is judged, and which groups of its pattern the
@@ -2581,33 +2719,15 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         keywords=("---- begin ssh2 ",),
         token_run=False,  # a header alone is refused
     ),
-    SecretRule(
-        "private-key",
-        token_start("PuTTY-User-Key-File-") + r"[0-9]{1,2}: [a-z0-9-]{3,40}(?![A-Za-z0-9-])",
-        keywords=("putty-user-key-file-",),
-    ),
+    token_row("private-key", "PuTTY-User-Key-File-", "[0-9]{1,2}: [a-z0-9-]{3,40}"),
     # DER SEQUENCE, INTEGER 0 and the modulus (PKCS#1) or the RSA algorithm
     # (PKCS#8), in base64: public keys and certificates never start so.
-    SecretRule("private-key", token_start("MII") + r"[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+", keywords=("mii",)),
-    SecretRule("private-key", token_start("MII") + r"[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+", keywords=("mii",)),
-    SecretRule(
-        "private-key",
-        token_start("MIG") + r"[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+(?![A-Za-z0-9+/])",
-        keywords=("mig",),
-    ),
-    SecretRule(
-        "private-key",
-        token_start("MC4CAQAwBQYDK2Vw") + r"[A-Za-z0-9+/]{40,100}+(?![A-Za-z0-9+/])",
-        keywords=("mc4caqawbqydk2vw",),
-    ),
-    SecretRule(
-        "private-key", token_start("MHcCAQEE") + r"[A-Za-z0-9+/]{40,400}+(?![A-Za-z0-9+/])", keywords=("mhccaqee",)
-    ),
-    SecretRule(
-        "private-key",
-        token_start("b3BlbnNzaC1rZXktdjE") + r"[A-Za-z0-9+/]{40,8000}+",
-        keywords=("b3blbnnzac1rzxktdje",),
-    ),  # "openssh-key-v1"
+    token_row("private-key", "MII", "[A-Za-z0-9+/]{3}IBAAK[A-Za-z0-9+/]{40,4000}+"),
+    token_row("private-key", "MII", "[A-Za-z0-9+/]{3}IBADAN[A-Za-z0-9+/]{40,4000}+"),
+    token_row("private-key", "MIG", "[A-Za-z0-9+/]AgEAMBMGByqGSM49[A-Za-z0-9+/]{40,400}+"),
+    token_row("private-key", "MC4CAQAwBQYDK2Vw", "[A-Za-z0-9+/]{40,100}+"),
+    token_row("private-key", "MHcCAQEE", "[A-Za-z0-9+/]{40,400}+"),
+    token_row("private-key", "b3BlbnNzaC1rZXktdjE", "[A-Za-z0-9+/]{40,8000}+"),  # "openssh-key-v1"
     SecretRule(
         "private-key",
         r"\"d\"[ \t]{0,8}+:[ \t]{0,8}+\"(?P<value>[\w-]{43,1000}+)\"",
@@ -2615,11 +2735,11 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         judge="token-value",
         keywords=('"d"',),
     ),  # JWK
-    SecretRule(
+    token_row(
         "age-secret-key",
-        token_start("AGE-SECRET-KEY-1") + r"[02-9AC-HJ-NP-Z]{58}(?![A-Za-z0-9])",
+        "AGE-SECRET-KEY-1",
+        "[02-9AC-HJ-NP-Z]{58}",
         "gitleaks age.go; age-encryption.org/v1 (bech32 AGE-SECRET-KEY-1)",
-        keywords=("age-secret-key-1",),
     ),
     # --- Cloud providers.
     SecretRule(
@@ -2635,35 +2755,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         labels=("aws",),
         judge="labelled",
     ),
-    SecretRule(
-        "amazon-bedrock-api-key",
-        token_start("ABSK") + r"[A-Za-z0-9+/]{109,269}={0,2}",
-        "gitleaks aws.go; AWS Bedrock API keys docs",
-        keywords=("absk",),
+    token_row(
+        "amazon-bedrock-api-key", "ABSK", "[A-Za-z0-9+/]{109,269}={0,2}", "gitleaks aws.go; AWS Bedrock API keys docs"
     ),
-    SecretRule(
-        "amazon-bedrock-api-key",
-        token_start("bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t") + r"[A-Za-z0-9+/=]{20,4000}+",
-        keywords=("bedrock-api-key-ymvkcm9jay5hbwf6b25hd3muy29t",),
-    ),
-    SecretRule(
-        "gcp-api-key",
-        token_start("AIza") + r"[\w-]{35}(?![\w-])",
-        "gitleaks gcp.go; trufflehog gcp",
-        keywords=("aiza",),
-    ),
-    SecretRule(
-        "google-oauth-client-secret",
-        token_start("GOCSPX-") + r"[\w-]{28}(?![\w-])",
-        "gitleaks gcp.go; trufflehog googleoauth2",
-        keywords=("gocspx-",),
-    ),
-    SecretRule(
-        "google-oauth-access-token",
-        token_start(r"ya29\.") + r"[\w-]{30,2000}+",
-        "gitleaks gcp.go; trufflehog googleoauth2",
-        keywords=("ya29.",),
-    ),
+    token_row("amazon-bedrock-api-key", "bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t", "[A-Za-z0-9+/=]{20,4000}+"),
+    token_row("gcp-api-key", "AIza", r"[\w-]{35}", "gitleaks gcp.go; trufflehog gcp"),
+    token_row("google-oauth-client-secret", "GOCSPX-", r"[\w-]{28}", "gitleaks gcp.go; trufflehog googleoauth2"),
+    token_row("google-oauth-access-token", r"ya29\.", r"[\w-]{30,2000}+", "gitleaks gcp.go; trufflehog googleoauth2"),
     SecretRule(
         "azure-ad-client-secret",
         r"Q~(?<=[A-Za-z0-9_~.]{3}[0-9]Q~)"
@@ -2688,18 +2786,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example=r"Endpoint=sb://notes\.servicebus\.windows\.net/;SharedAccessKeyName=Root;SharedAccessKey=[A-Za-z0-9+/]{43}=",
         keywords=("accesskey=",),
     ),
-    SecretRule(
-        "digitalocean-token",
-        token_start("do") + r"[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])",
-        "gitleaks digitalocean.go; trufflehog digitaloceanv2",
-        keywords=("do",),
+    token_row(
+        "digitalocean-token", "do", "[opr]_v1_[a-f0-9]{64}", "gitleaks digitalocean.go; trufflehog digitaloceanv2"
     ),
-    SecretRule(
-        "alibaba-access-key-id",
-        token_start("LTAI") + r"[A-Za-z0-9]{17,21}+(?![A-Za-z0-9])",
-        "gitleaks alibaba.go; trufflehog alibaba",
-        keywords=("ltai",),
-    ),
+    token_row("alibaba-access-key-id", "LTAI", "[A-Za-z0-9]{17,21}+", "gitleaks alibaba.go; trufflehog alibaba"),
     SecretRule(
         "alibaba-secret-key",
         r"[A-Za-z0-9]{30}",
@@ -2707,12 +2797,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         labels=("alibaba",),
         judge="labelled",
     ),
-    SecretRule(
-        "heroku-api-key",
-        token_start("HRKU-AA") + r"[\w-]{58}(?![\w-])",
-        "gitleaks heroku.go; trufflehog heroku",
-        keywords=("hrku-aa",),
-    ),
+    token_row("heroku-api-key", "HRKU-AA", r"[\w-]{58}", "gitleaks heroku.go; trufflehog heroku"),
     SecretRule("heroku-api-key", _UUID, labels=("heroku",), judge="labelled"),
     SecretRule(
         "cloudflare-api-key",
@@ -2722,49 +2807,30 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example=r"[A-Za-z0-9][\w-]{39}|[a-f0-9]{37}",
         judge="labelled",
     ),
-    SecretRule(
+    token_row(
         "cloudflare-origin-ca-key",
-        token_start(r"v1\.0-") + r"[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])",
+        r"v1\.0-",
+        "[a-f0-9]{24}-[a-f0-9]{146}",
         "gitleaks cloudflare.go; trufflehog cloudflarecakey",
-        keywords=("v1.0-",),
     ),
-    SecretRule(
-        "flyio-token",
-        token_start("fo1_") + r"[\w-]{43}(?![\w-])",
-        "gitleaks flyio.go; trufflehog flyio",
-        keywords=("fo1_",),
-    ),
-    SecretRule("flyio-token", token_start("fm") + r"(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+", keywords=("fm",)),
-    SecretRule(
+    token_row("flyio-token", "fo1_", r"[\w-]{43}", "gitleaks flyio.go; trufflehog flyio"),
+    token_row("flyio-token", "fm", "(?:1[ar]|2)_[A-Za-z0-9+/]{100,4000}+"),
+    token_row(
         "databricks-token",
-        token_start("dapi") + r"[a-f0-9]{32}(?:-[0-9])?(?![A-Za-z0-9])",
+        "dapi",
+        "[a-f0-9]{32}(?:-[0-9])?",
         "gitleaks databricks.go; trufflehog databrickstoken",
-        keywords=("dapi",),
+        end=r"(?![A-Za-z0-9])",
     ),
-    SecretRule(
-        "openshift-token",
-        token_start("sha256~") + r"[\w-]{43}(?![\w-])",
-        "gitleaks openshift.go; OpenShift OAuth docs (sha256~)",
-        keywords=("sha256~",),
-    ),
-    SecretRule(
-        "scalingo-token",
-        token_start("tk-us-") + r"[\w-]{48}(?![\w-])",
-        "gitleaks scalingo.go; Scalingo API token docs",
-        keywords=("tk-us-",),
-    ),
-    SecretRule(
+    token_row("openshift-token", "sha256~", r"[\w-]{43}", "gitleaks openshift.go; OpenShift OAuth docs (sha256~)"),
+    token_row("scalingo-token", "tk-us-", r"[\w-]{48}", "gitleaks scalingo.go; Scalingo API token docs"),
+    token_row(
         "planetscale-token",
-        token_start("pscale_") + r"(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+(?![A-Za-z0-9_=.-])",
+        "pscale_",
+        "(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}+",
         "gitleaks planetscale.go; trufflehog planetscale",
-        keywords=("pscale_",),
     ),
-    SecretRule(
-        "pulumi-token",
-        token_start("pul-") + r"[a-f0-9]{40}(?![A-Za-z0-9])",
-        "gitleaks pulumi.go; trufflehog pulumi",
-        keywords=("pul-",),
-    ),
+    token_row("pulumi-token", "pul-", "[a-f0-9]{40}", "gitleaks pulumi.go; trufflehog pulumi"),
     SecretRule(
         "terraform-cloud-token",
         r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+(?![A-Za-z0-9_=-])",
@@ -2772,150 +2838,63 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example=r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
         keywords=(".atlasv1.",),
     ),
-    SecretRule(
-        "clickhouse-api-secret",
-        token_start("4b1d") + r"[A-Za-z0-9]{38}(?![A-Za-z0-9])",
-        "gitleaks clickhouse.go; ClickHouse Cloud API keys docs",
-        keywords=("4b1d",),
+    token_row(
+        "clickhouse-api-secret", "4b1d", "[A-Za-z0-9]{38}", "gitleaks clickhouse.go; ClickHouse Cloud API keys docs"
     ),
-    SecretRule(
+    token_row(
         "tailscale-key",
-        token_start("tskey-") + r"(?:api|auth|client|scim|webhook)-[\w]{6,64}+-[\w]{10,128}+" + r"(?![\w])",
+        "tskey-",
+        r"(?:api|auth|client|scim|webhook)-[\w]{6,64}+-[\w]{10,128}+",
         "trufflehog tailscale; Tailscale key prefixes docs",
-        keywords=("tskey-",),
     ),
-    SecretRule(
-        "supabase-token",
-        token_start("sbp_") + r"[a-z0-9]{40}(?![A-Za-z0-9])",
-        "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)",
-        keywords=("sbp_",),
+    token_row(
+        "supabase-token", "sbp_", "[a-z0-9]{40}", "trufflehog supabasetoken; Supabase API keys docs (sb_secret_)"
     ),
-    SecretRule("supabase-token", token_start("sb_secret_") + r"[\w-]{31,64}+(?![\w-])", keywords=("sb_secret_",)),
-    SecretRule(
-        "netlify-token",
-        token_start("nfp_") + r"[\w]{36,44}+(?![\w])",
-        "gitleaks netlify.go; trufflehog netlify",
-        keywords=("nfp_",),
-    ),
-    SecretRule(
-        "render-api-key",
-        token_start("rnd_") + r"[A-Za-z0-9]{32}(?![A-Za-z0-9])",
-        "Render API keys docs (rnd_); detect-secrets community rule",
-        keywords=("rnd_",),
+    token_row("supabase-token", "sb_secret_", r"[\w-]{31,64}+"),
+    token_row("netlify-token", "nfp_", r"[\w]{36,44}+", "gitleaks netlify.go; trufflehog netlify"),
+    token_row(
+        "render-api-key", "rnd_", "[A-Za-z0-9]{32}", "Render API keys docs (rnd_); detect-secrets community rule"
     ),
     # --- Source hosts.
-    SecretRule(
-        "github-token",
-        token_start("gh") + r"[pousr]_[A-Za-z0-9]{36,251}+(?![A-Za-z0-9])",
-        "gitleaks github.go; trufflehog github",
-        keywords=("gh",),
-    ),
-    SecretRule("github-token", token_start("github_pat_") + r"[\w]{60,251}+(?![\w])", keywords=("github_pat_",)),
-    SecretRule(
+    token_row("github-token", "gh", "[pousr]_[A-Za-z0-9]{36,251}+", "gitleaks github.go; trufflehog github"),
+    token_row("github-token", "github_pat_", r"[\w]{60,251}+"),
+    token_row(
         "gitlab-token",
-        token_start("gl") + r"(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[\w-]{20,300}+" + r"(?![\w-])",
+        "gl",
+        r"(?:pat|oas|dt|rt|cbt|ptt|ft|imt|agent|soat|ffct)-[\w-]{20,300}+",
         "gitleaks gitlab.go; trufflehog gitlab",
-        keywords=("gl",),
     ),
-    SecretRule("gitlab-token", token_start("GR1348941") + r"[\w-]{20}(?![\w-])", keywords=("gr1348941",)),
+    token_row("gitlab-token", "GR1348941", r"[\w-]{20}"),
     SecretRule("gitlab-token", r"_gitlab_session=[a-z0-9]{32}(?![A-Za-z0-9])", keywords=("_gitlab_session=",)),
-    SecretRule(
-        "atlassian-api-token",
-        token_start("ATATT3") + r"[A-Za-z0-9_=-]{150,250}+(?![A-Za-z0-9_=-])",
-        "gitleaks atlassian.go; trufflehog atlassian",
-        keywords=("atatt3",),
+    token_row(
+        "atlassian-api-token", "ATATT3", "[A-Za-z0-9_=-]{150,250}+", "gitleaks atlassian.go; trufflehog atlassian"
     ),
-    SecretRule(
-        "atlassian-api-token",
-        token_start("ATCTT3") + r"[A-Za-z0-9_=-]{150,250}+(?![A-Za-z0-9_=-])",
-        keywords=("atctt3",),
-    ),
-    SecretRule(
+    token_row("atlassian-api-token", "ATCTT3", "[A-Za-z0-9_=-]{150,250}+"),
+    token_row(
         "sourcegraph-token",
-        token_start("sgp_") + r"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}(?![A-Za-z0-9])",
+        "sgp_",
+        "(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
         "gitleaks sourcegraph.go; trufflehog sourcegraph",
-        keywords=("sgp_",),
     ),
     # --- CI, build and package registries.
-    SecretRule(
-        "npm-token",
-        token_start("npm_") + r"[A-Za-z0-9]{36}(?![A-Za-z0-9])",
-        "gitleaks npm.go; trufflehog npmtokenv2",
-        keywords=("npm_",),
+    token_row("npm-token", "npm_", "[A-Za-z0-9]{36}", "gitleaks npm.go; trufflehog npmtokenv2"),
+    token_row("pypi-token", "pypi-AgE", r"[\w-]{60,1000}+", "gitleaks pypi.go; trufflehog pypi"),
+    token_row("rubygems-token", "rubygems_", "[a-f0-9]{48}", "gitleaks rubygems.go; trufflehog rubygems"),
+    token_row("clojars-token", "CLOJARS_", "[A-Za-z0-9]{60}", "gitleaks clojars.go; Clojars deploy token docs"),
+    token_row(
+        "docker-hub-token", "dckr_", r"(?:pat|oat)_[\w-]{27,40}+", "trufflehog dockerhub; Docker Hub access token docs"
     ),
-    SecretRule(
-        "pypi-token",
-        token_start("pypi-AgE") + r"[\w-]{60,1000}+",
-        "gitleaks pypi.go; trufflehog pypi",
-        keywords=("pypi-age",),
+    token_row("artifactory-token", "AKCp", "[A-Za-z0-9]{69}", "gitleaks jfrog.go; trufflehog artifactory"),
+    token_row("artifactory-token", "cmVmd", "[A-Za-z0-9]{59}"),
+    token_row("octopus-deploy-api-key", "API-", "[A-Z0-9]{26}", "gitleaks octopusdeploy.go; trufflehog octopusdeploy"),
+    token_row(
+        "circleci-token", "CCIP", r"(?:AT|RJ)_[\w]{40,80}+", "trufflehog circleci; CircleCI personal API token docs"
     ),
-    SecretRule(
-        "rubygems-token",
-        token_start("rubygems_") + r"[a-f0-9]{48}(?![A-Za-z0-9])",
-        "gitleaks rubygems.go; trufflehog rubygems",
-        keywords=("rubygems_",),
-    ),
-    SecretRule(
-        "clojars-token",
-        token_start("CLOJARS_") + r"[A-Za-z0-9]{60}(?![A-Za-z0-9])",
-        "gitleaks clojars.go; Clojars deploy token docs",
-        keywords=("clojars_",),
-    ),
-    SecretRule(
-        "docker-hub-token",
-        token_start("dckr_") + r"(?:pat|oat)_[\w-]{27,40}+(?![\w-])",
-        "trufflehog dockerhub; Docker Hub access token docs",
-        keywords=("dckr_",),
-    ),
-    SecretRule(
-        "artifactory-token",
-        token_start("AKCp") + r"[A-Za-z0-9]{69}(?![A-Za-z0-9])",
-        "gitleaks jfrog.go; trufflehog artifactory",
-        keywords=("akcp",),
-    ),
-    SecretRule("artifactory-token", token_start("cmVmd") + r"[A-Za-z0-9]{59}(?![A-Za-z0-9])", keywords=("cmvmd",)),
-    SecretRule(
-        "octopus-deploy-api-key",
-        token_start("API-") + r"[A-Z0-9]{26}(?![A-Za-z0-9])",
-        "gitleaks octopusdeploy.go; trufflehog octopusdeploy",
-        keywords=("api-",),
-    ),
-    SecretRule(
-        "circleci-token",
-        token_start("CCIP") + r"(?:AT|RJ)_[\w]{40,80}+(?![\w])",
-        "trufflehog circleci; CircleCI personal API token docs",
-        keywords=("ccip",),
-    ),
-    SecretRule(
-        "buildkite-token",
-        token_start("bkua_") + r"[a-z0-9]{40}(?![A-Za-z0-9])",
-        "trufflehog buildkite; Buildkite API access token docs",
-        keywords=("bkua_",),
-    ),
-    SecretRule(
-        "sonarqube-token",
-        token_start("sq") + r"[upa]_[a-f0-9]{40}(?![A-Za-z0-9])",
-        "gitleaks sonar.go; trufflehog sonarcloud",
-        keywords=("sq",),
-    ),
-    SecretRule(
-        "prefect-token",
-        token_start("pnu_") + r"[A-Za-z0-9]{36}(?![A-Za-z0-9])",
-        "gitleaks prefect.go; trufflehog prefect",
-        keywords=("pnu_",),
-    ),
-    SecretRule(
-        "readme-token",
-        token_start("rdme_") + r"[a-z0-9]{70}(?![A-Za-z0-9])",
-        "gitleaks readme.go; trufflehog readme",
-        keywords=("rdme_",),
-    ),
-    SecretRule(
-        "postman-token",
-        token_start("PMAK-") + r"[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])",
-        "gitleaks postman.go; trufflehog postman",
-        keywords=("pmak-",),
-    ),
+    token_row("buildkite-token", "bkua_", "[a-z0-9]{40}", "trufflehog buildkite; Buildkite API access token docs"),
+    token_row("sonarqube-token", "sq", "[upa]_[a-f0-9]{40}", "gitleaks sonar.go; trufflehog sonarcloud"),
+    token_row("prefect-token", "pnu_", "[A-Za-z0-9]{36}", "gitleaks prefect.go; trufflehog prefect"),
+    token_row("readme-token", "rdme_", "[a-z0-9]{70}", "gitleaks readme.go; trufflehog readme"),
+    token_row("postman-token", "PMAK-", "[a-f0-9]{24}-[a-f0-9]{34}", "gitleaks postman.go; trufflehog postman"),
     SecretRule(
         "infracost-token",
         # Not after a ".": "favicon.ico-<hash>.png" is an asset's name.
@@ -2935,96 +2914,51 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         keywords=("at.",),
     ),
     # --- Payment and commerce.
-    SecretRule(
-        "stripe-api-key",
-        token_start("sk_") + r"(?:live|test|prod)_[A-Za-z0-9]{10,247}+(?![A-Za-z0-9])",
-        "gitleaks stripe.go; trufflehog stripe",
-        keywords=("sk_",),
+    token_row(
+        "stripe-api-key", "sk_", "(?:live|test|prod)_[A-Za-z0-9]{10,247}+", "gitleaks stripe.go; trufflehog stripe"
     ),
-    SecretRule(
-        "stripe-api-key",
-        token_start("rk_") + r"(?:live|test|prod)_[A-Za-z0-9]{10,247}+(?![A-Za-z0-9])",
-        keywords=("rk_",),
-    ),
-    SecretRule("stripe-api-key", token_start("whsec_") + r"[A-Za-z0-9]{32,128}+(?![A-Za-z0-9])", keywords=("whsec_",)),
-    SecretRule(
-        "square-token",
-        token_start("sq0") + r"(?:atp|csp)-[\w-]{22,60}+(?![\w-])",
-        "gitleaks square.go; trufflehog square",
-        keywords=("sq0",),
-    ),
-    SecretRule("square-token", token_start("EAAA") + r"[\w-]{60}(?![\w-])", keywords=("eaaa",)),
-    SecretRule(
+    token_row("stripe-api-key", "rk_", "(?:live|test|prod)_[A-Za-z0-9]{10,247}+"),
+    token_row("stripe-api-key", "whsec_", "[A-Za-z0-9]{32,128}+"),
+    token_row("square-token", "sq0", r"(?:atp|csp)-[\w-]{22,60}+", "gitleaks square.go; trufflehog square"),
+    token_row("square-token", "EAAA", r"[\w-]{60}"),
+    token_row(
         "braintree-access-token",
-        token_start("access_token") + r"\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}(?![A-Za-z0-9])",
+        r"access_token\$",
+        r"(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}",
         "trufflehog braintreepayments; Braintree access token docs",
-        keywords=("access_token$",),
     ),
-    SecretRule(
+    token_row(
         "flutterwave-secret-key",
-        token_start("FLWSECK") + r"(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
+        "FLWSECK",
+        "(?:_TEST)?-[a-hA-H0-9]{12,32}+(?:-X)?",
         "gitleaks flutterwave.go; trufflehog flutterwave",
-        keywords=("flwseck",),
     ),
-    SecretRule(
-        "shopify-token",
-        token_start("shp") + r"(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])",
-        "gitleaks shopify.go; trufflehog shopify",
-        keywords=("shp",),
-    ),
-    SecretRule(
+    token_row("shopify-token", "shp", "(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", "gitleaks shopify.go; trufflehog shopify"),
+    token_row(
         "plaid-access-token",
-        token_start("access-") + r"(?:sandbox|development|production)-" + _UUID + r"(?![A-Za-z0-9])",
+        "access-",
+        "(?:sandbox|development|production)-" + _UUID,
         "gitleaks plaid.go; trufflehog plaidkey",
-        keywords=("access-",),
     ),
-    SecretRule(
-        "duffel-token",
-        token_start("duffel_") + r"(?:test|live)_[A-Za-z0-9_=-]{43}(?![A-Za-z0-9_=-])",
-        "gitleaks duffel.go; trufflehog duffeltoken",
-        keywords=("duffel_",),
+    token_row(
+        "duffel-token", "duffel_", "(?:test|live)_[A-Za-z0-9_=-]{43}", "gitleaks duffel.go; trufflehog duffeltoken"
     ),
-    SecretRule(
-        "shippo-token",
-        token_start("shippo_") + r"(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])",
-        "gitleaks shippo.go; trufflehog shippo",
-        keywords=("shippo_",),
+    token_row("shippo-token", "shippo_", "(?:live|test)_[a-fA-F0-9]{40}", "gitleaks shippo.go; trufflehog shippo"),
+    token_row("easypost-token", "EZ", "[AT]K[A-Za-z0-9]{54}", "gitleaks easypost.go; EasyPost API keys docs"),
+    token_row(
+        "facebook-access-token", "EAA", "[MC][A-Za-z0-9]{100,1000}+", "gitleaks facebook.go; trufflehog facebookoauth"
     ),
-    SecretRule(
-        "easypost-token",
-        token_start("EZ") + r"[AT]K[A-Za-z0-9]{54}(?![A-Za-z0-9])",
-        "gitleaks easypost.go; EasyPost API keys docs",
-        keywords=("ez",),
-    ),
-    SecretRule(
-        "facebook-access-token",
-        token_start("EAA") + r"[MC][A-Za-z0-9]{100,1000}+",
-        "gitleaks facebook.go; trufflehog facebookoauth",
-        keywords=("eaa",),
-    ),
-    SecretRule(
-        "razorpay-key",
-        token_start("rzp_") + r"(?:live|test)_[A-Za-z0-9]{14}(?![A-Za-z0-9])",
-        "trufflehog razorpay; Razorpay API keys docs",
-        keywords=("rzp_",),
-    ),
+    token_row("razorpay-key", "rzp_", "(?:live|test)_[A-Za-z0-9]{14}", "trufflehog razorpay; Razorpay API keys docs"),
     # --- Messaging and chat.
-    SecretRule(
-        "slack-token",
-        token_start("xox") + r"(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+(?![A-Za-z0-9-])",
-        "gitleaks slack.go; trufflehog slack",
-        keywords=("xox",),
+    token_row(
+        "slack-token", "xox", r"(?:[abposre]-|e\.xox[bp]-)[A-Za-z0-9-]{10,250}+", "gitleaks slack.go; trufflehog slack"
     ),
-    SecretRule(
-        "slack-token", token_start("xapp-") + r"[0-9]-[A-Za-z0-9-]{20,250}+(?![A-Za-z0-9-])", keywords=("xapp-",)
-    ),
-    SecretRule(
+    token_row("slack-token", "xapp-", "[0-9]-[A-Za-z0-9-]{20,250}+"),
+    token_row(
         "slack-webhook",
-        token_start(r"hooks\.slack\.com/")
-        + r"(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+"
-        + r"(?![A-Za-z0-9_+/-])",
+        r"hooks\.slack\.com/",
+        "(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{16,200}+",
         "gitleaks slack.go; trufflehog slackwebhook",
-        keywords=("hooks.slack.com/",),
     ),
     # [MNO] and 23 or 25 characters (a base64 user ID), ".", 6, ".", 27 to 38;
     # anchored on the first dot, the ID checked behind.
@@ -3047,11 +2981,11 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         labels=("discord",),
         judge="labelled",
     ),
-    SecretRule(
+    token_row(
         "discord-webhook",
-        token_start("discord") + r"(?:app)?\.com/api/webhooks/[0-9]{17,20}/[\w-]{60,68}(?![\w-])",
+        "discord",
+        r"(?:app)?\.com/api/webhooks/[0-9]{17,20}/[\w-]{60,68}",
         "gitleaks discord.go; trufflehog discordwebhook",
-        keywords=("discord",),
     ),
     SecretRule(
         "telegram-bot-token",
@@ -3060,17 +2994,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example=r"[0-9]{8,10}:A[\w-]{34}",
         keywords=(":a",),
     ),
-    SecretRule(
-        "twilio-api-key",
-        token_start("SK") + r"[0-9a-fA-F]{32}(?![A-Za-z0-9])",
-        "gitleaks twilio.go; trufflehog twilioapikey",
-        keywords=("sk",),
-    ),
-    SecretRule(
-        "sendgrid-api-key",
-        token_start(r"SG\.") + r"[\w-]{20,24}+\.[\w-]{39,50}+(?![\w-])",
-        "gitleaks sendgrid.go; trufflehog sendgrid",
-        keywords=("sg.",),
+    token_row("twilio-api-key", "SK", "[0-9a-fA-F]{32}", "gitleaks twilio.go; trufflehog twilioapikey"),
+    token_row(
+        "sendgrid-api-key", r"SG\.", r"[\w-]{20,24}+\.[\w-]{39,50}+", "gitleaks sendgrid.go; trufflehog sendgrid"
     ),
     SecretRule(
         "brevo-api-key",
@@ -3078,12 +3004,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "gitleaks sendinblue.go; trufflehog sendinbluev2",
         keywords=("xkeysib-", "xsmtpsib-"),
     ),
-    SecretRule(
-        "mailgun-api-key",
-        token_start("key-") + r"[a-z0-9]{32}(?![A-Za-z0-9])",
-        "gitleaks mailgun.go; trufflehog mailgun",
-        keywords=("key-",),
-    ),
+    token_row("mailgun-api-key", "key-", "[a-z0-9]{32}", "gitleaks mailgun.go; trufflehog mailgun"),
     SecretRule(
         "mailchimp-api-key",
         r"-us(?<=[0-9a-f]{32}-us)" + _token_start(r"[0-9a-f]{32}-us", "[A-Za-z0-9]") + r"[0-9]{1,2}(?![A-Za-z0-9])",
@@ -3098,175 +3019,105 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         keywords=(".webhook.office.com/webhookb2/",),
     ),
     # --- AI and ML providers.
-    SecretRule(
+    token_row(
         "anthropic-api-key",
-        token_start("sk-ant-") + r"(?:api|admin|sid)[0-9]{2}-[\w-]{80,120}+(?![\w-])",
+        "sk-ant-",
+        r"(?:api|admin|sid)[0-9]{2}-[\w-]{80,120}+",
         "gitleaks anthropic.go; trufflehog anthropic",
-        keywords=("sk-ant-",),
     ),
-    SecretRule(
-        "openai-api-key",
-        token_start("sk-") + r"(?:proj|svcacct|admin)-[\w-]{40,300}+(?![\w-])",
-        "gitleaks openai.go; trufflehog openai",
-        keywords=("sk-",),
+    token_row(
+        "openai-api-key", "sk-", r"(?:proj|svcacct|admin)-[\w-]{40,300}+", "gitleaks openai.go; trufflehog openai"
     ),
     # Other "sk-" keys (legacy OpenAI, DeepSeek, OpenRouter and kin): judged,
     # so that "sk-learn" or a kebab-case name is not a key.
-    SecretRule(
+    token_row(
         "sk-api-key",
-        token_start("sk-") + r"(?P<value>[\w-]{32,300}+)",
+        "sk-",
+        r"(?P<value>[\w-]{32,300}+)",
         "trufflehog deepseek, openrouter, openai (legacy sk-)",
-        example=r"sk-[A-Za-z0-9]{48}",
         judge="token-value",
-        keywords=("sk-",),
+        example=r"sk-[A-Za-z0-9]{48}",
     ),
-    SecretRule(
-        "huggingface-token",
-        token_start("hf_") + r"[A-Za-z0-9]{34,40}+(?![A-Za-z0-9])",
-        "gitleaks huggingface.go; trufflehog huggingface",
-        keywords=("hf_",),
-    ),
-    SecretRule("huggingface-token", token_start("api_org_") + r"[A-Za-z]{34}(?![A-Za-z0-9])", keywords=("api_org_",)),
-    SecretRule(
-        "groq-api-key",
-        token_start("gsk_") + r"[A-Za-z0-9]{52}(?![A-Za-z0-9])",
-        "trufflehog groq; console.groq.com API keys (gsk_ + 52)",
-        keywords=("gsk_",),
-    ),
-    SecretRule(
-        "perplexity-api-key",
-        token_start("pplx-") + r"[A-Za-z0-9]{48}(?![A-Za-z0-9])",
-        "gitleaks perplexity.go; Perplexity API docs (pplx-)",
-        keywords=("pplx-",),
-    ),
-    SecretRule(
-        "replicate-api-token",
-        token_start("r8_") + r"[\w-]{37}(?![\w-])",
-        "trufflehog replicate; Replicate API tokens docs (r8_)",
-        keywords=("r8_",),
-    ),
-    SecretRule(
+    token_row("huggingface-token", "hf_", "[A-Za-z0-9]{34,40}+", "gitleaks huggingface.go; trufflehog huggingface"),
+    token_row("huggingface-token", "api_org_", "[A-Za-z]{34}"),
+    token_row("groq-api-key", "gsk_", "[A-Za-z0-9]{52}", "trufflehog groq; console.groq.com API keys (gsk_ + 52)"),
+    token_row("perplexity-api-key", "pplx-", "[A-Za-z0-9]{48}", "gitleaks perplexity.go; Perplexity API docs (pplx-)"),
+    token_row("replicate-api-token", "r8_", r"[\w-]{37}", "trufflehog replicate; Replicate API tokens docs (r8_)"),
+    token_row(
         "langsmith-api-key",
-        token_start("lsv2_") + r"(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}(?![A-Za-z0-9])",
+        "lsv2_",
+        "(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}",
         "trufflehog langsmith; LangSmith API keys docs",
-        keywords=("lsv2_",),
     ),
-    SecretRule(
-        "xai-api-key",
-        token_start("xai-") + r"[\w]{70,90}+(?![\w])",
-        "trufflehog xai; x.ai console API keys",
-        keywords=("xai-",),
-    ),
-    SecretRule(
+    token_row("xai-api-key", "xai-", r"[\w]{70,90}+", "trufflehog xai; x.ai console API keys"),
+    token_row(
         "pinecone-api-key",
-        token_start("pcsk_") + r"[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+(?![A-Za-z0-9])",
+        "pcsk_",
+        "[A-Za-z0-9]{4,10}+_[A-Za-z0-9]{50,90}+",
         "trufflehog pinecone; Pinecone API keys docs (pcsk_)",
-        keywords=("pcsk_",),
     ),
     # --- Observability and SaaS APIs.
-    SecretRule(
+    token_row(
         "grafana-token",
-        token_start("glc_") + r"[A-Za-z0-9+/]{32,400}+={0,2}",
+        "glc_",
+        "[A-Za-z0-9+/]{32,400}+={0,2}",
         "gitleaks grafana.go; trufflehog grafana, grafanaserviceaccount",
-        keywords=("glc_",),
     ),
-    SecretRule(
-        "grafana-token", token_start("glsa_") + r"[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}(?![A-Za-z0-9])", keywords=("glsa_",)
-    ),
-    SecretRule(
-        "grafana-token", token_start("eyJrIjoi") + r"[A-Za-z0-9]{70,400}+(?![A-Za-z0-9])", keywords=("eyjrijoi",)
-    ),
-    SecretRule(
+    token_row("grafana-token", "glsa_", "[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
+    token_row("grafana-token", "eyJrIjoi", "[A-Za-z0-9]{70,400}+"),
+    token_row(
         "dynatrace-token",
-        token_start(r"dt0c01\.") + r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}(?![A-Za-z0-9])",
+        r"dt0c01\.",
+        r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
         "gitleaks dynatrace.go; Dynatrace access token format docs",
-        keywords=("dt0c01.",),
     ),
-    SecretRule(
+    token_row(
         "new-relic-key",
-        token_start("NR") + r"(?:AK-[A-Z0-9]{27}|II-[\w-]{32}|JS-[a-f0-9]{19})(?![A-Za-z0-9])",
+        "NR",
+        r"(?:AK-[A-Z0-9]{27}|II-[\w-]{32}|JS-[a-f0-9]{19})",
         "gitleaks newrelic.go; trufflehog newrelicpersonalapikey, newrelicinsightsinsertkey",
-        keywords=("nr",),
+        end=r"(?![A-Za-z0-9])",
     ),
-    SecretRule(
-        "sentry-token",
-        token_start("sntryu_") + r"[a-f0-9]{64}(?![A-Za-z0-9])",
-        "gitleaks sentry.go; trufflehog sentrytoken, sentryorgtoken",
-        keywords=("sntryu_",),
-    ),
-    SecretRule(
-        "sentry-token",
-        token_start("sntrys_eyJ") + r"[A-Za-z0-9+/=_]{60,400}+(?![A-Za-z0-9_=+/])",
-        keywords=("sntrys_eyj",),
-    ),
-    SecretRule(
-        "notion-token",
-        token_start("ntn_") + r"[0-9]{11}[A-Za-z0-9]{35}(?![A-Za-z0-9])",
-        "gitleaks notion.go; trufflehog notion",
-        keywords=("ntn_",),
-    ),
-    SecretRule(
-        "notion-token", token_start("secret_") + r"[A-Za-z0-9]{43}(?![A-Za-z0-9])", keywords=("secret_",)
-    ),  # integration tokens before ntn_
-    SecretRule(
+    token_row("sentry-token", "sntryu_", "[a-f0-9]{64}", "gitleaks sentry.go; trufflehog sentrytoken, sentryorgtoken"),
+    token_row("sentry-token", "sntrys_eyJ", "[A-Za-z0-9+/=_]{60,400}+"),
+    token_row("notion-token", "ntn_", "[0-9]{11}[A-Za-z0-9]{35}", "gitleaks notion.go; trufflehog notion"),
+    token_row("notion-token", "secret_", "[A-Za-z0-9]{43}"),  # integration tokens before ntn_
+    token_row(
         "airtable-token",
-        token_start("pat") + r"[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])",
+        "pat",
+        r"[A-Za-z0-9]{14}\.[a-f0-9]{64}",
         "gitleaks airtable.go; trufflehog airtablepersonalaccesstoken",
-        keywords=("pat",),
     ),
-    SecretRule(
-        "typeform-token",
-        token_start("tfp_") + r"[A-Za-z0-9_.=-]{40,59}+(?![A-Za-z0-9_=.-])",
-        "gitleaks typeform.go; trufflehog typeform",
-        keywords=("tfp_",),
+    token_row("typeform-token", "tfp_", "[A-Za-z0-9_.=-]{40,59}+", "gitleaks typeform.go; trufflehog typeform"),
+    token_row("frameio-token", "fio-u-", "[A-Za-z0-9_=-]{64}", "gitleaks frameio.go; trufflehog frameio"),
+    token_row("adobe-client-secret", "p8e-", "[A-Za-z0-9]{32}", "gitleaks adobe.go; trufflehog adobeio"),
+    token_row(
+        "mapbox-secret-token", r"sk\.eyJ", r"[\w-]{20,1000}+\.[\w-]{20,100}+", "gitleaks mapbox.go; trufflehog mapbox"
     ),
-    SecretRule(
-        "frameio-token",
-        token_start("fio-u-") + r"[A-Za-z0-9_=-]{64}(?![A-Za-z0-9_=-])",
-        "gitleaks frameio.go; trufflehog frameio",
-        keywords=("fio-u-",),
-    ),
-    SecretRule(
-        "adobe-client-secret",
-        token_start("p8e-") + r"[A-Za-z0-9]{32}(?![A-Za-z0-9])",
-        "gitleaks adobe.go; trufflehog adobeio",
-        keywords=("p8e-",),
-    ),
-    SecretRule(
-        "mapbox-secret-token",
-        token_start(r"sk\.eyJ") + r"[\w-]{20,1000}+\.[\w-]{20,100}+(?![\w-])",
-        "gitleaks mapbox.go; trufflehog mapbox",
-        keywords=("sk.eyj",),
-    ),
-    SecretRule(
-        "linear-api-key",
-        token_start("lin_api_") + r"[A-Za-z0-9]{40}(?![A-Za-z0-9])",
-        "gitleaks linear.go; trufflehog linearapi",
-        keywords=("lin_api_",),
-    ),
-    SecretRule(
+    token_row("linear-api-key", "lin_api_", "[A-Za-z0-9]{40}", "gitleaks linear.go; trufflehog linearapi"),
+    token_row(
         "chieftools-token",
-        token_start("ct") + r"[por]_[A-Za-z0-9]{30,248}+(?![A-Za-z0-9])",
+        "ct",
+        "[por]_[A-Za-z0-9]{30,248}+",
         "Chief Tools API docs (ctp_, cto_, ctr_); GitHub secret scanning partner list",
-        keywords=("ct",),
     ),
-    SecretRule(
+    token_row(
         "settlemint-token",
-        token_start("sm_") + r"(?:aat|pat|sat)_[A-Za-z0-9]{16}(?![A-Za-z0-9])",
+        "sm_",
+        "(?:aat|pat|sat)_[A-Za-z0-9]{16}",
         "gitleaks settlemint.go; SettleMint access token docs",
-        keywords=("sm_",),
     ),
-    SecretRule(
+    token_row(
         "castai-api-key",
-        token_start("castai_v1_") + r"[A-Za-z0-9]{64}_[A-Za-z0-9]{8}(?![A-Za-z0-9])",
+        "castai_v1_",
+        "[A-Za-z0-9]{64}_[A-Za-z0-9]{8}",
         "CAST AI API docs (castai_v1_); GitHub secret scanning partner list",
-        keywords=("castai_v1_",),
     ),
-    SecretRule(
+    token_row(
         "defined-networking-token",
-        token_start("dnkey-") + r"[a-z0-9=_-]{26}-[a-z0-9=_-]{52}(?![A-Za-z0-9_=-])",
+        "dnkey-",
+        "[a-z0-9=_-]{26}-[a-z0-9=_-]{52}",
         "gitleaks definednetworking.go; Defined Networking API docs",
-        keywords=("dnkey-",),
     ),
     SecretRule(
         "maxmind-license-key",
@@ -3277,81 +3128,45 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example=r"[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk",
         keywords=("_mmk",),
     ),
-    SecretRule(
-        "intra42-client-secret",
-        token_start("s-s4t2") + r"(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])",
-        "gitleaks intra42.go; trufflehog intra42",
-        keywords=("s-s4t2",),
-    ),
-    SecretRule(
-        "figma-token",
-        token_start("figd_") + r"[\w-]{40,48}+(?![\w-])",
-        "trufflehog figmapersonalaccesstoken; Figma PAT docs (figd_)",
-        keywords=("figd_",),
-    ),
-    SecretRule(
+    token_row("intra42-client-secret", "s-s4t2", "(?:ud|af)-[a-f0-9]{64}", "gitleaks intra42.go; trufflehog intra42"),
+    token_row("figma-token", "figd_", r"[\w-]{40,48}+", "trufflehog figmapersonalaccesstoken; Figma PAT docs (figd_)"),
+    token_row(
         "contentful-token",
-        token_start("CFPAT-") + r"[\w-]{43,48}+(?![\w-])",
+        "CFPAT-",
+        r"[\w-]{43,48}+",
         "gitleaks contentful.go; trufflehog contentfulpersonalaccesstoken",
-        keywords=("cfpat-",),
     ),
-    SecretRule(
-        "hubspot-token",
-        token_start("pat-") + r"(?:na|eu|ap)[0-9]-" + _UUID + r"(?![A-Za-z0-9])",
-        "gitleaks hubspot.go; trufflehog hubspot_apikey",
-        keywords=("pat-",),
-    ),
+    token_row("hubspot-token", "pat-", "(?:na|eu|ap)[0-9]-" + _UUID, "gitleaks hubspot.go; trufflehog hubspot_apikey"),
     # --- Secret managers.
-    SecretRule(
-        "vault-token",
-        token_start("hv") + r"[bsr]\.[\w-]{24,300}+(?![\w-])",
-        "gitleaks hashicorp_vault.go; trufflehog hashicorpvault",
-        keywords=("hv",),
-    ),
+    token_row("vault-token", "hv", r"[bsr]\.[\w-]{24,300}+", "gitleaks hashicorp_vault.go; trufflehog hashicorpvault"),
     SecretRule(
         "vault-token", r"s\.[A-Za-z0-9]{24}", labels=("vault",), judge="labelled"
     ),  # legacy tokens: only labelled, "s." is too common
-    SecretRule(
+    token_row(
         "doppler-token",
-        token_start(r"dp\.")
-        + r"(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+"
-        + r"(?![A-Za-z0-9])",
+        r"dp\.",
+        r"(?:pt|st(?:\.[a-z0-9_-]{2,35}+)?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}+",
         "gitleaks doppler.go; trufflehog doppler",
-        keywords=("dp.",),
     ),
-    SecretRule(
+    token_row(
         "onepassword-secret-key",
-        token_start("A3-")
-        + r"[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"
-        + r"(?![A-Za-z0-9])",
+        "A3-",
+        "[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}",
         "gitleaks 1password.go; 1Password Secret Key docs (A3-)",
-        keywords=("a3-",),
     ),
-    SecretRule(
+    token_row(
         "onepassword-service-account-token",
-        token_start("ops_eyJ") + r"[A-Za-z0-9+/]{250,4000}+",
+        "ops_eyJ",
+        "[A-Za-z0-9+/]{250,4000}+",
         "gitleaks 1password.go; 1Password service accounts docs (ops_eyJ)",
-        keywords=("ops_eyj",),
     ),
     # --- Credentials in any text.  Last, so that a token with a shape of
     # its own is named after it when it is also the value of an assignment.
-    SecretRule(
-        "jwt",
-        token_start("eyJ") + r"[\w-]{8,1000}+\.eyJ[\w-]{8,8000}+\.[\w-]{0,2000}+",
-        "gitleaks jwt.go; trufflehog jwt; RFC 7519",
-        keywords=("eyj",),
+    token_row(
+        "jwt", "eyJ", r"[\w-]{8,1000}+\.eyJ[\w-]{8,8000}+\.[\w-]{0,2000}+", "gitleaks jwt.go; trufflehog jwt; RFC 7519"
     ),
     # A JWT base64-encoded once more (a header's first claim, encoded twice).
-    SecretRule(
-        "jwt",
-        token_start("ZXlK")
-        + r"(?:aGJHY2lPaU|aGNIVWlPaU|aGNIWWlPaU|aGRXUWlPaU|aU5qUWlP|amNtbDBJanBi|amRIa2lPaU|bGNHc2lPbn"
-        r"|bGJtTWlPaU|cWEzVWlPaU|cWQyc2lPb|cGMzTWlPaU|cGRpSTZJ|cmFXUWlP|clpYbGZiM0J6SWpwY|cmRIa2lPaUp"
-        r"|dWIyNWpaU0k2|d01tTWlP|d01uTWlPaU|d2NIUWlPaU|emRXSWlPaU|emRuUWlP|MFlXY2lPaU|MGVYQWlPaUp|MWNtd2l"
-        r"|MWMyVWlPaUp|MlpYSWlPaU|MlpYSnphVzl1SWpv|NElqb2|NE5XTWlP|NE5YUWlPaU|NE5YUWpVekkxTmlJNkl"
-        r"|NE5YVWlPaU|NmFYQWlPaU)[A-Za-z0-9/_+-]{40,8000}+",
-        keywords=("zxlk",),
-    ),
+    token_row("jwt", "ZXlK", _JWT_ENCODED_TWICE + "[A-Za-z0-9/_+-]{40,8000}+"),
     # A Kubernetes Secret: the first value under data: (base64) or
     # stringData:, whatever its key, in a text that says kind: Secret.
     SecretRule(
@@ -3526,57 +3341,38 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example=r"(?:db_password|api_key|client_secret|auth_token) ?[:=] ?[A-Za-z0-9]{16,24}",
         judge="assigned-value",
     ),
-    # The short key words pw, psk (a Wi-Fi network's pre-shared key) and pat
-    # (a personal access token), as the last word of a key, before ":", "="
-    # or "is" only ("db pw is …", "PSK for the guest network: …"): as stems
-    # of the row above every "pw " or "path" in a text would be tried in all
-    # of its forms.
+    # The short key words (SHORT_KEY_WORDS: pw, psk, a Wi-Fi network's
+    # pre-shared key, and pat, a personal access token), as the last word of
+    # a key, before ":", "=" or "is" only ("db pw is …", "PSK for the guest
+    # network: …"): as stems of the row above every "pw " or "path" in a
+    # text would be tried in all of its forms.
     SecretRule(
         "credential-assignment",
-        r"(?P<key>[Pp](?:[Ww]|[Ss][Kk]|[Aa][Tt][Ss]?+))(?![\w])[\\\"'`]{0,2}+"
+        r"(?P<key>(?i:" + "|".join(sorted(SHORT_KEY_WORDS, key=len, reverse=True)) + r"))(?![\w])[\\\"'`]{0,2}+"
         r"(?:[ \t]{0,8}+(?::{0,2}+=|:|\uff1a|\uff1d)(?![=>:/])|[ \t]++(?=[IiWwAaEeLlFfOoTt\u00e8\u00e9])(?:"
         + _PROSE_IS
         + r"(?=[ \t])|"
         + _PROSE_FOR
         + r"))"
         r"[ \t]{0,8}+" + VALUE,
-        keywords=("pw", "psk", "pat"),
+        keywords=SHORT_KEY_WORDS,
         example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
         judge="assigned-value",
     ),
-    # The same with "password" in Russian, Chinese, Japanese, Korean and
-    # Spanish (the Latin-script Passwort, Kennwort and mot de passe are
-    # found by the row above).  Every alternative starts with a literal, so
-    # that the regex engine skips to those characters.
+    # The words for password in other scripts than Latin (Russian, Chinese,
+    # Japanese, Korean): a key in itself, also before a particle.
     SecretRule(
         "credential-assignment",
-        r"(?P<password>\u041f\u0430\u0440\u043e\u043b\u044c|\u043f\u0430\u0440\u043e\u043b\u044c"
-        r"|\u041f\u0410\u0420\u041e\u041b\u042c|\u5bc6\u7801|\u5bc6\u78bc|\u53e3\u4ee4"
-        r"|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638"
-        r"|\u00f1a(?<=[Cc]ontrase\u00f1a)|\u00d1A(?<=CONTRASE\u00d1A))(?:"
+        "(?P<password>"
+        + "|".join(_any_case(word) for word in PASSWORD_WORDS if not _in_latin_letters(word))
+        + ")(?:"
         + _NATIVE_IS
         + r"|"
         + _ASSIGNMENT
         + r")"
         + VALUE,
-        keywords=(
-            *("\u043f\u0430\u0440\u043e\u043b\u044c", "\u5bc6\u7801", "\u5bc6\u78bc", "\u53e3\u4ee4"),
-            *("\u30d1\u30b9\u30ef\u30fc\u30c9", "\ube44\ubc00\ubc88\ud638", "contrase\u00f1a"),
-        ),
+        keywords=tuple(word for word in PASSWORD_WORDS if not _in_latin_letters(word)),
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
-        judge="assigned-value",
-    ),
-    # The word for password in Portuguese, Dutch, Polish, Turkish, Swedish,
-    # Finnish and Hungarian: a key in itself, the value a password's.
-    SecretRule(
-        "credential-assignment",
-        r"(?P<password>[Ss]enha|SENHA|[Ww]achtwoord|WACHTWOORD|[Hh]as\u0142o|HAS\u0141O|[\u015e\u015f]ifre(?:si)?+|\u015e[I\u0130]FRE(?:S[I\u0130])?+"
-        r"|[Ll]\u00f6senord|L\u00d6SENORD|[Ss]alasana|SALASANA|[Jj]elsz\u00f3|JELSZ\u00d3)(?:"
-        + _ASSIGNMENT
-        + r")"
-        + VALUE,
-        keywords=("senha", "wachtwoord", "has\u0142o", "\u015fifre", "l\u00f6senord", "salasana", "jelsz\u00f3"),
-        example="(?:has\u0142o|l\u00f6senord|jelsz\u00f3|\u015fifre): [A-Za-z0-9]{14}",
         judge="assigned-value",
     ),
     # Dockerfile: ENV KEY value (the form without "=").
@@ -3777,22 +3573,11 @@ CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]
 # one call with no argument or a quoted one, or a method's (client.connect(),
 # require("os").cpus().length, Sign.sign(); not Summer(2024)).
 CALL_PATTERN = r"(?P<head>[A-Za-z_][A-Za-z0-9_]*+)(?:\.[A-Za-z_][A-Za-z0-9_]*+|\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*+"
-# The words of a key, after splitting camelCase and separators.
-PASSWORD_WORDS = frozenset(
-    {
-        *("pass", "passwd", "password", "passwords", "passphrase", "passcode", "pwd", "passwort", "kennwort"),
-        *("passe", "passin", "passout", "pw", "psk", "passord"),
-    }
+# Ordinary words that end in a word of PASSWORD_WORDS or SECRET_WORDS.
+NOT_SECRET_WORDS = frozenset(
+    {"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass", "impasse"}
+    | {"sacred", "massacred", "compat", "expat", "spat"}
 )
-SECRET_WORDS = PASSWORD_WORDS | frozenset(
-    {"secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential", "credentials"}
-    | {"pat", "pats"}  # a personal access token (GITHUB_PAT, AZURE_DEVOPS_PAT)
-)
-# A word ending in one of these names a password (dbpassword) or a secret (clientsecret,
-# accesstoken, basicauth), unless it is an ordinary word.
-PASSWORD_WORD_ENDINGS = ("pass", "passwd", "password", "pwd", "pw", "psk")
-SECRET_WORD_ENDINGS = (*PASSWORD_WORD_ENDINGS, "secret", "token", "auth", "creds", "credentials")
-NOT_SECRET_WORDS = frozenset({"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"})
 # "key" names a secret only after one of these (api key, accessKey, …).
 KEY_QUALIFIERS = frozenset(
     {
@@ -3925,7 +3710,7 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "digit_edge": (r"[A-Za-z](?=[0-9])|[0-9](?=[A-Za-z])", True, False),
     "spaced_name": (SPACED_NAME_PATTERN, True, False),
     "camel_hump": (r"(?<=[a-z0-9])(?=[A-Z])", True, False),
-    "not_alnum": (r"[^a-z0-9]+", True, False),
+    "not_alnum": (r"[\W_]+", False, False),
 }
 
 
@@ -4453,14 +4238,9 @@ def _read_words(scanner: _SecretScanner, before: str, identifier: str) -> int:
             elif word.endswith(("key", "keys")):
                 names = word.rstrip("s")[:-3] in KEY_QUALIFIERS
             else:
-                password = word in PASSWORD_WORDS or (
-                    word.endswith(PASSWORD_WORD_ENDINGS) and word not in NOT_SECRET_WORDS
-                )
-                names = (
-                    password
-                    or word in SECRET_WORDS
-                    or (word.endswith(SECRET_WORD_ENDINGS) and word not in NOT_SECRET_WORDS)
-                )
+                ordinary = word in NOT_SECRET_WORDS
+                password = not ordinary and word.endswith(PASSWORD_WORDS)
+                names = password or (not ordinary and word.endswith(SECRET_WORDS))
             found = found or names
             if not names or not ABOUT_A_SECRET.isdisjoint(words[index + 1 :]) or previous in NOT_A_CREDENTIAL_BEFORE:
                 continue
@@ -4479,7 +4259,7 @@ def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> tuple[
     words = scanner.key_words.get((label, split_humps))
     if words is None:
         spaced = scanner.camel_hump.sub(" ", label) if split_humps else label
-        words = tuple(word for word in scanner.not_alnum.split(spaced.lower()) if word)
+        words = tuple(word for word in scanner.not_alnum.split(_lowered(spaced)) if word)
         scanner.key_words[(label, split_humps)] = words
     return words
 

@@ -1738,6 +1738,43 @@ class TestKeyJudgements(unittest.TestCase):
                 with self.subTest(text=text):
                     self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
 
+    def test_each_key_word_is_one_in_any_case_alone_or_ending_a_key(self) -> None:
+        """One entry of PASSWORD_WORDS, in any language, is all a word for
+        password takes: its key is found in any case, alone or at the end of
+        a longer key, and its value is a password's, held to more than a
+        name (a capitalized word, "_" and digits, which passes after "token").
+        So is one of SECRET_WORDS, before a value that reads as random."""
+        rng = random.Random(38)
+        value = rand(UPPER, 1, rng) + rand(LOWER, 6, rng) + "_" + rand(DIGITS, 3, rng)
+        self.assertIsNone(cp.find_secret(f"token: {value}"))
+        for word in cp.PASSWORD_WORDS:
+            # "PASS:" alone is a test log's (pass_in_a_test_log).
+            for key in (word, word.capitalize(), "db" + word, "db_" + word, *([word.upper()] * (word != "pass"))):
+                text = f"{key}: {value}"
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text), (len(key) + 2, "credential-assignment"))
+        value = password(rng)
+        for word in cp.SECRET_WORDS:
+            for key in (word, word.upper(), word.capitalize(), "db" + word, "db_" + word):
+                text = f"{key}: {value}"
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text), (len(key) + 2, "credential-assignment"))
+
+    def test_adgangskode_is_one_entry_read_in_any_case_and_in_a_longer_key(self) -> None:
+        value = password(random.Random(38))
+        self.assertIn("adgangskode", cp.PASSWORD_WORDS)
+        for text in (f"AdgangsKode: {value}", f"dbadgangskode={value}"):
+            with self.subTest(text=text):
+                self.assertEqual(
+                    selection_verdict([text]), ("/branches/0/summaries/0/text", "credential-assignment", 1)
+                )
+
+    def test_ordinary_words_that_end_in_a_word_for_a_secret_name_none(self) -> None:
+        for word in ("impasse", "sacred", "massacred", "compat", "expat", "spat"):
+            for text in (f"{word}={MADE_UP}", f"my_{word}: {MADE_UP}", f"The {word} is {MADE_UP}"):
+                with self.subTest(text=text):
+                    self.assertIsNone(cp.find_secret(text))
+
     def test_words_that_end_in_pass_and_name_no_password(self) -> None:
         for word in ("bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass"):
             for text in (f"{word}={MADE_UP}", f"my_{word}: {MADE_UP}"):
@@ -2692,6 +2729,74 @@ class TestShortcuts(unittest.TestCase):
                     self.assertTrue(any(word in sample.lower() for word in rule.keywords))
                     self.assertIsNotNone(cp.find_secret(sample))
 
+    def test_a_row_s_keywords_are_in_every_text_of_the_corpus_it_matches(self) -> None:
+        """The keywords never hide a match: wherever a row's pattern matches a
+        text of the generated corpus, the text holds one of them."""
+        matched = 0
+        for family, texts in corpus(1).items():
+            rows = [(rule, re.compile(rule.pattern, re.ASCII)) for rule in cp.SECRET_RULES if rule.family == family]
+            for text in texts:
+                for rule, regex in rows:
+                    if rule.keywords and regex.search(text) is not None:
+                        matched += 1
+                        with self.subTest(family=family, keywords=rule.keywords):
+                            self.assertTrue(any(word in text.lower() for word in rule.keywords))
+        self.assertGreater(matched, 5000)
+
+
+class TestTokenRows(unittest.TestCase):
+    """A token family's row is its literal prefix and its body: token_row
+    writes where it starts, where it ends and its keyword."""
+
+    def test_the_prefix_starts_a_token_and_is_its_keyword(self) -> None:
+        row = cp.token_row("example-token", r"ex\.", "[a-f0-9]{8}", "a source")
+        self.assertEqual((row.family, row.source, row.keywords), ("example-token", "a source", ("ex.",)))
+        self.assertEqual((row.judge, row.token_run, row.labels, row.example), ("shape", True, (), row.pattern))
+        regex = re.compile(row.pattern, re.ASCII)
+        found = regex.search("the key ex.0123abcd, rotated")
+        self.assertEqual(found and found.group(), "ex.0123abcd")
+        for text in ("xex.0123abcd", "_ex.0123abcd", "-ex.0123abcd", "exx0123abcd", "ex.0123abc"):
+            with self.subTest(text=text):
+                self.assertIsNone(regex.search(text))
+
+    def test_no_character_of_the_last_run_follows_it(self) -> None:
+        """The end admits neither a letter of either case nor a digit after
+        a run that holds some, nor any other character of the run."""
+        for body, after, ends in [
+            ("[a-f0-9]{8}", "Z", False),
+            ("[a-f0-9]{8}", "5", False),
+            ("[a-f0-9]{8}", "-", True),
+            (r"[\w-]{8}", "_", False),
+            (r"[\w-]{8}", "-", False),
+            (r"[\w-]{8}", ".", True),
+            ("[A-Za-z0-9_.=-]{8}", "=", False),
+            ("[a-z0-9=_-]{8}", "Q", False),
+            ("[A-Z0-9]{8}", "q", False),
+            ("[A-Za-z0-9+/]{8}", "/", False),
+            ("[A-Za-z0-9+/]{8}", "-", True),
+        ]:
+            with self.subTest(body=body, after=after):
+                row = cp.token_row("example-token", "ex_", body)
+                text = "ex_" + from_pattern(body, random.Random(1))
+                self.assertIsNotNone(re.fullmatch(row.pattern, text, re.ASCII))
+                self.assertEqual(re.match(row.pattern, text + after, re.ASCII) is not None, ends)
+
+    def test_an_open_ended_run_or_an_optional_tail_has_no_end_but_the_one_given(self) -> None:
+        """A run that may reach OPEN_ENDED_RUN characters is refused where it
+        stops; a body that ends in an optional part ends where ``end`` says."""
+        body = f"[A-Za-z0-9+/]{{40,{cp.OPEN_ENDED_RUN}}}+"
+        long_run = "ex_" + "aB3" * cp.OPEN_ENDED_RUN
+        self.assertIsNotNone(re.match(cp.token_row("t", "ex_", body).pattern, long_run, re.ASCII))
+        self.assertEqual(cp.token_end("[A-Za-z0-9+/]{40,400}+={0,2}"), "")
+        row = cp.token_row("t", "ex_", "[a-f0-9]{8}(?:-[0-9])?", end="(?![A-Za-z0-9])")
+        for text, found in [("ex_0123abcd-7 ", True), ("ex_0123abcd ", True), ("ex_0123abcdx", False)]:
+            with self.subTest(text=text):
+                self.assertEqual(re.match(row.pattern, text, re.ASCII) is not None, found)
+
+    def test_a_token_row_takes_the_other_fields_of_a_row(self) -> None:
+        row = cp.token_row("t", "ex-", r"(?P<value>[\w-]{32,300}+)", judge="token-value", example="ex-[a-z]{32}")
+        self.assertEqual((row.judge, row.example, row.keywords), ("token-value", "ex-[a-z]{32}", ("ex-",)))
+
 
 class TestGeneratedBoundaries(unittest.TestCase):
     def test_a_token_that_goes_on_is_not_that_token(self) -> None:
@@ -2812,6 +2917,28 @@ class TestFreshProcess(unittest.TestCase):
                     timeout=60,
                 )
                 self.assertEqual(done.stdout.strip(), expected)
+
+    def test_a_word_for_password_is_read_in_any_case_and_in_a_longer_key_by_the_command(self) -> None:
+        """adgangskode, one entry of PASSWORD_WORDS: a fresh process refuses
+        AdgangsKode: … and dbadgangskode=… (exit 2), and names no value."""
+        value = password(random.Random(39))
+        with tempfile.TemporaryDirectory(prefix="cp-secret-") as tmp:
+            for index, text in enumerate((f"AdgangsKode: {value}", f"dbadgangskode={value}")):
+                path = os.path.join(tmp, f"selection-{index}.json")
+                with open(path, "wb") as handle:
+                    handle.write(encode(selection(1, [branch("notes", summaries=[summary("s1", text)])])))
+                done = subprocess.run(
+                    [sys.executable, "-I", MODULE, "--state-root", os.path.join(tmp, "state"), "--selection", path],
+                    capture_output=True,
+                    env=child_env(),
+                    timeout=60,
+                )
+                with self.subTest(text=text[:14]):
+                    self.assertEqual(done.returncode, 2)
+                    result = json.loads(done.stdout)
+                    self.assertEqual((result["code"], result["rule"]), ("selection_secret", "credential-assignment"))
+                    self.assertNotIn(value.encode(), done.stdout + done.stderr)
+                    self.assertFalse(os.path.exists(os.path.join(tmp, "state")))
 
     def test_dry_run_refuses_a_secret_without_echoing_it(self) -> None:
         rng = random.Random(8)
