@@ -2831,6 +2831,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "gitleaks planetscale.go; trufflehog planetscale",
     ),
     token_row("pulumi-token", "pul-", "[a-f0-9]{40}", "gitleaks pulumi.go; trufflehog pulumi"),
+    token_row("apify-token", "apify_api_", "[A-Za-z0-9]{36}", "trufflehog apify; Apify API token docs"),
     SecretRule(
         "terraform-cloud-token",
         r"\.atlasv1\.(?<=[A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,70}+(?![A-Za-z0-9_=-])",
