@@ -1076,15 +1076,18 @@ def templates() -> list[tuple[str, int, str, str, str]]:
 
 
 def cases(seed: int = 39) -> list[Case]:
-    """The corpus for one seed: each template REPEATS times, filled anew."""
-    rng = random.Random(seed)
+    """The corpus for one seed: each template REPEATS times, filled anew.
+    Each filling draws from a generator of its own (seed, template id,
+    repetition), so that a template added at the end of a class changes no
+    other case's values."""
     counters: dict[tuple[int, str, str], int] = {}
     out = []
-    for _ in range(REPEATS):
+    for repeat in range(REPEATS):
         for tid, cls, lang, text, expected in templates():
             counter = (cls, lang, expected)
             counters[counter] = counters.get(counter, 0) + 1
             number = f"{counters[counter]:03d}" if expected == REFUSE else f"n{counters[counter]:03d}"
+            rng = random.Random(f"{seed}:{tid}:{repeat}")
             out.append(Case(f"c{cls}-{lang}-{number}", cls, lang, tid, fill(text, lang, rng), expected))
     return out
 
