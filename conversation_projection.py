@@ -2017,8 +2017,9 @@ _KEY_TAIL = r"(?:(?!" + _CREDENTIAL_KEY_STEM + r")[A-Za-z0-9_.-]){0,40}+"
 MIN_VALUE_CHARS = 6
 MAX_VALUE_CHARS = 256
 # A value: quoted (spaces allowed inside; a JSON string's \"…\" too) or
-# bare (up to a space, quote, bracket, "," ";" or "&" as in a query string;
-# not starting with "-" after a space, which is the next flag).  Quotes are part of the
+# bare (up to a space, quote, bracket, "," ";" or "&" as in a query string,
+# unless it holds them as a password does: _SYMBOL_VALUE; not starting with
+# "-" after a space, which is the next flag).  Quotes are part of the
 # capture; the judge removes them.  A bare value of letters of one case,
 # "_", ".", "/" and "-" is a word or a name, and one of digits alone a
 # number, which the judge would turn away: the lookaheads do it first, so
@@ -2031,10 +2032,29 @@ _BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
 _NAME_PUNCTUATION = r"_./\-"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
+# A bare value may hold those of the symbols that password generators draw
+# (`&` ends a value in a query string, not after every key): read whole
+# where each sits between other value characters, none starts the next
+# pair (&user=, ;Database=) or closes around a word ([Redacted], <pw>),
+# a letter, a digit or another generator symbol follows each, and the value
+# runs to a space, a quote or the end of the text, so that "${VAR}&& make",
+# "$(cat f)", "${PW:?missing}." and "?password=&user=x" read as before.
+# Not code: a dotted name, or a name before "(" or "[" and a name, a number
+# or nothing (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
+_CUTTING_SYMBOLS = r"`,;&()\[\]{}<>"
+_SYMBOL_VALUE = (
+    r"(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
+    r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
+    rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{{0,63}}+"
+    rf"(?:(?![{_CUTTING_SYMBOLS}][A-Za-z_][A-Za-z0-9_.-]{{0,63}}+=|[\[{{<(][A-Za-z_ -]{{2,40}}+[\]}}>)])"
+    rf"[{_CUTTING_SYMBOLS}](?=[A-Za-z0-9!@#$%^*+=~?])[^{_BARE_VALUE_END}]{{1,63}}+){{1,4}}+"
+    r"(?=[,;)\]]?+(?![^\s\x00\"'`]))"
+)
 _VALUE_UNTIL_CALL = (
     r"\\?+"
     rf"(?P<value>\"(?![0-9]{{0,256}}+\")[^\"\x00\n]{_VALUE_CHARS}\""
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
+    rf"|{_SYMBOL_VALUE}"
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
@@ -2055,7 +2075,7 @@ _VALUE_THEN = _VALUE_UNTIL_CALL + r"(?![(\[]))"
 # most of the bound).
 NUMBER_ASSIGNED = (
     r"(?![\\\"'`\]*]{0,3}+[=:][ \t]{0,8}+"
-    rf"(?:[0-9]++(?:[{_BARE_VALUE_END}]|\Z)|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
+    rf"(?:[0-9]++(?:[\s\"'\x00]|\Z|[{_CUTTING_SYMBOLS}](?![^{_BARE_VALUE_END}]))|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
 )
 # "is" in English, German, French, Spanish, Italian and Portuguese prose,
 # and German "lautet" (reads).
@@ -3414,6 +3434,23 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         judge="assigned-value",
     ),
 )
+
+# --- Rows read from pasted text: forms people paste into a conversation.
+SECRET_RULES += (
+    # A Markdown table row: | DB password | … |, the key maybe after words.
+    SecretRule(
+        "credential-assignment",
+        r"\|[ \t]{0,8}+(?:[A-Za-z0-9_.-]{1,24}+[ \t]){0,2}[A-Za-z0-9_.-]{0,24}?(?P<key>"
+        + _CREDENTIAL_KEY_STEM
+        + _KEY_TAIL
+        + r")[ \t]{0,8}+\|[ \t]{0,8}+"
+        + VALUE,
+        keywords=KEY_WORDS,
+        example=r"\| (?:admin password|api_key) \| [A-Za-z0-9]{16} \|",
+        judge="assigned-value",
+    ),
+)
+
 
 # Shannon entropy (bits per character) a value needs: that of a random
 # string over a 2**3 alphabet, relaxed for short values, whose entropy

@@ -657,6 +657,11 @@ SECRET[4] = [
     ("ja", "{pw_word}: {pwcut}"),
     ("en", "Password: {pwamp}"),
     ("en", "redis-cli -a {pwamp} ping"),
+    ("en", "set PGPASSWORD={pwcut} before running psql"),
+    ("en", "the new root password: {pwamp} (don't share it)"),
+    ("de", "Neues Passwort: {pwcut}"),
+    ("en", "--db-password {pwcut} --db-user {user}"),
+    ("es", "mi {pw_word} es {pwamp}, ¿por qué falla?"),
 ]
 CLEAN[4] = [
     ("en", "https://{host}/login?password=&user={user}"),
@@ -691,6 +696,11 @@ CLEAN[4] = [
     ("ja", "{pw_word}: 12文字以上 & 記号を含む"),
     ("en", "Password: (ask IT) & badge number"),
     ("en", 'redis-cli -a "$REDIS_PASS" ping'),
+    ("en", "set PGPASSWORD=$(cat ~/.pgpw) before running psql"),
+    ("en", "the new root password: see the shared vault (& rotate it monthly)"),
+    ("de", "Neues Passwort: (kommt per SMS) & Benutzername: {user}"),
+    ("en", "--db-password <pw> --db-user {user}"),
+    ("es", "mi {pw_word} es larga & segura, ¿la cambio?"),
 ]
 
 SECRET[5] = [
