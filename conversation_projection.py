@@ -3436,6 +3436,20 @@ SECRET_RULES: tuple[SecretRule, ...] = (
 )
 
 # --- Rows read from pasted text: forms people paste into a conversation.
+# Names of keys that hold no secret, before _KEY; and "API key" in other
+# languages, as the text before "API" (both to join the word lists).
+_PUBLIC_KEY_NAMES: tuple[str, ...] = ("PUBLIC", "PUB", "PRIMARY", "FOREIGN", "SORT", "PARTITION", "RANGE", "HASH")
+_PUBLIC_KEY_NAMES += ("CACHE", "ROUTING", "IDEMPOTENCY", "LOOKUP", "SSH", "GPG", "PGP", "DEDUP", "SHARD", "CURSOR")
+_API_KEY_WORDS: tuple[str, ...] = ("cl\u00e9 d'api", "cl\u00e9 api", "clave api", "clave de api", "clave de la api")
+_API_KEY_WORDS += (
+    "chave de api",
+    "chave da api",
+    "chiave api",
+    "chiave dell'api",
+    "klucz api",
+    "\u043a\u043b\u044e\u0447 api",
+)
+
 SECRET_RULES += (
     # A Markdown table row: | DB password | … |, the key maybe after words.
     SecretRule(
@@ -3448,6 +3462,61 @@ SECRET_RULES += (
         keywords=KEY_WORDS,
         example=r"\| (?:admin password|api_key) \| [A-Za-z0-9]{16} \|",
         judge="assigned-value",
+    ),
+    # A provider's key as a .env name ending in _KEY before a digest's or a
+    # token's run (MAILGUN_KEY=<32 hex>): "key" alone names no secret
+    # elsewhere (cache_key), but a provider's name and a value of this
+    # shape is how TruffleHog's detectors find most keys.  Not the names of
+    # keys that are not secret (_PUBLIC_KEY_NAMES).
+    SecretRule(
+        "credential-assignment",
+        r"_KEY(?<=[A-Z0-9]_KEY)"
+        + "".join(f"(?<!{name}_KEY)" for name in _PUBLIC_KEY_NAMES)
+        + r"[\"']?+[ \t]{0,8}+[=:][ \t]{0,8}+[\"']?+"
+        r"(?P<value>[0-9a-f]{32,128}+|[0-9A-F]{32,128}+|(?=[A-Za-z_-]{0,63}+[0-9])[A-Za-z0-9_-]{32,64}+)"
+        r"(?![A-Za-z0-9_+/=-])",
+        "trufflehog detectors (a provider's name before a hex or alphanumeric run)",
+        keywords=("_key",),
+        example=r"(?:MAILGUN|ALGOLIA_ADMIN|PUSHER_APP)_KEY=[0-9a-f]{32}",
+        judge="token-value",
+    ),
+    # "API key" in French, German, Spanish, Portuguese, Italian, Dutch,
+    # Polish and Russian, each anchored on its "API".
+    SecretRule(
+        "credential-assignment",
+        r"(?i:api)(?:-(?i:schl\u00fcssel|schluessel|sleutel|key)"
+        + "".join(f"|(?<=(?i:{words}))" for words in _API_KEY_WORDS)
+        + ")"
+        + _ASSIGNMENT
+        + VALUE,
+        keywords=("api",),
+        example=r"(?:cl\u00e9 d'API :|API-Schl\u00fcssel lautet|clave de API:) [0-9a-f]{32}",
+        judge="assigned-value",
+    ),
+    # A value in quotes longer than a value is read elsewhere (a session
+    # token, a JWT-sized blob), without a space: the whole value.
+    SecretRule(
+        "credential-assignment",
+        r"(?P<key>"
+        + _CREDENTIAL_KEY_STEM
+        + _KEY_TAIL
+        + ")"
+        + _ASSIGNMENT
+        + "(?P<value>"
+        + "|".join(rf"{q}[^{q}\s\x00]{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+{q}" for q in "\"'`")
+        + ")",
+        keywords=KEY_WORDS,
+        example=r"(?:access_token|SESSION_TOKEN): \"[A-Za-z0-9_-]{300}\"",
+        judge="assigned-value",
+    ),
+    # Jenkins' encrypted secret as credentials.xml holds it: base64 of
+    # version 1 and a 16-byte IV, in braces.
+    SecretRule(
+        "credential-assignment",
+        token_start("{AQAAAB") + r"[A-Za-z0-9+/]{30,4000}+={0,2}+\}",
+        "Jenkins credentials.xml (hudson.util.Secret)",
+        keywords=("{aqaaab",),
+        example=r"<secret>\{AQAAABAAAA[A-Za-z0-9+/]{42}==\}</secret>",
     ),
 )
 

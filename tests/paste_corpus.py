@@ -900,6 +900,11 @@ SECRET[7] = [
     ("en", "<password>{jenkins}</password>"),
     ("en", "DATADOG_API_KEY={hex32}"),
     ("en", "SENDGRID_SECRET={hex40}"),
+    ("en", "ALGOLIA_ADMIN_KEY={hex32}"),
+    ("en", "id_token: '{longtok}'"),
+    ("it", "la chiave API è {hex32}"),
+    ("en", "<hudson.util.Secret>{jenkins}</hudson.util.Secret>"),
+    ("en", "MANDRILL_KEY: {HEX32}"),
 ]
 CLEAN[7] = [
     ("en", "MD5 checksum={hex32}"),
@@ -948,6 +953,12 @@ CLEAN[7] = [
     ("en", "<password>${{DEPLOY_PASSWORD}}</password>"),
     ("en", "Docker image digest sha256:{hex64}"),
     ("en", "git tag v2.{num} {hex40}"),
+    ("en", "ALGOLIA_SEARCH_KEY is public, so it may ship in the bundle"),
+    ("en", "id_token: '<the JWT from the login response, about 900 characters>'"),
+    ("it", "la chiave API è nel gestore dei segreti"),
+    ("en", "<hudson.util.Secret>${{JENKINS_SECRET}}</hudson.util.Secret>"),
+    ("en", "PUBLIC_KEY={hex64}"),
+    ("en", "CACHE_KEY={hex32}"),
 ]
 
 SECRET[8] = [
