@@ -3449,6 +3449,19 @@ _API_KEY_WORDS += (
     "klucz api",
     "\u043a\u043b\u044e\u0447 api",
 )
+# What stands between a key named in Latin letters and its value in
+# Japanese (は, に, を, が, には, の値は), Chinese (是, 为, 设置为, 改成, 等于,
+# 的值是) and Korean (에, 는, 은, 를, 을) prose, longest first.
+_PARTICLES_BEFORE_A_VALUE = (
+    *("\u306b\u306f", "\u306e\u5024[\u306f\u304c]?+[:\uff1a]?+", "[\u306f\u306b\u3092\u304c]"),
+    *("\u8bbe\u7f6e\u4e3a", "\u8a2d\u7f6e\u70ba", "\u6539[\u6210\u4e3a\u70ba]", "\u7b49[\u4e8e\u65bc]"),
+    *("\u7684\u503c[\u662f\u4e3a\u70ba][:\uff1a]?+", "[\u662f\u4e3a\u70ba]"),
+    "[\uc5d0\ub294\uc740\ub97c\uc744]",
+)
+# The characters one of them starts with: the row's keywords.
+_PARTICLES_FIRST = (
+    "\u306b\u306e\u306f\u3092\u304c\u8bbe\u8a2d\u6539\u7b49\u7684\u662f\u4e3a\u70ba\uc5d0\ub294\uc740\ub97c\uc744"
+)
 
 SECRET_RULES += (
     # A Markdown table row: | DB password | … |, the key maybe after words.
@@ -3517,6 +3530,21 @@ SECRET_RULES += (
         "Jenkins credentials.xml (hudson.util.Secret)",
         keywords=("{aqaaab",),
         example=r"<secret>\{AQAAABAAAA[A-Za-z0-9+/]{42}==\}</secret>",
+    ),
+    # Chinese, Japanese and Korean prose that names a key in Latin letters
+    # with no space around it, then a particle or a verb and the value,
+    # which ends where the prose goes on (DB_PASSWORDは…です, API_KEY设置为…).
+    SecretRule(
+        "credential-assignment",
+        r"(?P<key>"
+        + _CREDENTIAL_KEY_STEM
+        + _KEY_TAIL
+        + r")[ \t]{0,2}+(?:"
+        + "|".join(_PARTICLES_BEFORE_A_VALUE)
+        + r")[ \t]{0,2}+(?P<value>[!#-&(-_a-~]{6,256}+)(?![!#-&(-_a-~])",
+        keywords=tuple(_PARTICLES_FIRST),
+        example="(?:DB_PASSWORD\u306f|API_KEY\u8bbe\u7f6e\u4e3a)[A-Za-z0-9]{20}\u3067\u3059",
+        judge="assigned-value",
     ),
 )
 
@@ -3606,6 +3634,14 @@ BASE64URL_TO_BASE64 = str.maketrans("-_", "+/")
 # What Markdown writes around emphasised or struck-through words.
 MARKDOWN_EMPHASIS = ("**", "__", "~~", "*", "_")
 # Masks and cuts: what stands for the hidden part of a value.
+# A regular expression's character class with a range, then a count or a
+# repeat: [A-Za-z0-9]{36}, [0-9a-f]+.  No generated secret holds one.
+REGEX_CLASS_PATTERN = (
+    r"\[\^?+[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9][^\]\s]{0,40}?\](?:\{[0-9]{1,4}+(?:,[0-9]{0,4}+)?+\}|[+*])"
+)
+# The first character of a word in Chinese or Japanese (Han, kana, their
+# punctuation and full-width forms) or Korean.
+SPACELESS_SCRIPT_PATTERN = "[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]"
 MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
 # Neighbouring characters that step by one or repeat, at least this share
 # of a body this long or longer.
@@ -3815,6 +3851,8 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "spaced_name": (SPACED_NAME_PATTERN, True, False),
     "camel_hump": (r"(?<=[a-z0-9])(?=[A-Z])", True, False),
     "not_alnum": (r"[^a-z0-9]+", True, False),
+    "regex_class": (REGEX_CLASS_PATTERN, True, False),
+    "spaceless_script": (SPACELESS_SCRIPT_PATTERN, False, False),
 }
 
 
@@ -4501,6 +4539,20 @@ def a_placeholder(value: str, _password: bool) -> str | None:
     return "placeholder" if _is_placeholder(scanner, value) else None
 
 
+def a_regex(value: str, _password: bool) -> str | None:
+    """A regular expression that describes a token's shape: a character
+    class with a range and a count (xox[baprs]-([0-9a-zA-Z]{10,48}))."""
+    scanner = _secret_scanner()
+    return "regex" if scanner.regex_class.search(value) else None
+
+
+def prose_after_the_sign(value: str, _password: bool) -> str | None:
+    """A value that starts in a script written without spaces: prose that
+    names a key right before its own words (密码=环境变量MYSQL_PWD)."""
+    scanner = _secret_scanner()
+    return "prose" if scanner.spaceless_script.match(value) else None
+
+
 def a_jose_header(value: str, _password: bool) -> str | None:
     """A JWT's header alone (eyJhbGciOiJIUzI1NiJ9): base64url of a JSON
     object of header parameters, which names an algorithm and holds nothing
@@ -4650,6 +4702,8 @@ VALUE_JUDGEMENTS: tuple[Callable[[str, bool], str | None], ...] = (
     masked,
     a_run,
     a_placeholder,
+    a_regex,
+    prose_after_the_sign,
     data,
     a_jose_header,
     a_path,

@@ -994,6 +994,11 @@ SECRET[8] = [
     ("ja", "APIキーはAPI_KEY={tok}です"),
     ("en", "regex `[0-9a-zA-Z]{{32}}` and the secret: client_secret={tok}"),
     ("zh", "我的密码是{pw}，对应环境变量ADMIN_PASSWORD"),
+    ("ja", "OPENAI_API_KEYが{tok}になっているか確認して"),
+    ("zh", "CLIENT_SECRET等于{tok}，但是还是401"),
+    ("ko", "DB_PASSWORD는 {pw}입니다"),
+    ("en", "the scanner pattern is `sk-[A-Za-z0-9]{{48}}` and my key is OPENAI_API_KEY={tok}"),
+    ("ja", "トークンはGITLAB_TOKENの値：{tok}です"),
 ]
 CLEAN[8] = [
     ("en", "GitHub tokens match `ghp_[A-Za-z0-9]{{36}}`; ours are fine-grained now"),
@@ -1040,6 +1045,12 @@ CLEAN[8] = [
     ("ja", "TOKEN=はCIの設定画面で登録します"),
     ("zh", "把TOKEN=写到.env.example里，值留空"),
     ("zh", "DB_PASSWORD=后面的值请从Vault获取"),
+    ("ja", "OPENAI_API_KEYが未設定になっているか確認して"),
+    ("zh", "CLIENT_SECRET等于空字符串的时候会报401"),
+    ("ko", "DB_PASSWORD는 필수 항목입니다"),
+    ("en", 'secret_regex: "[A-Fa-f0-9]{{64}}"'),
+    ("ja", "トークンはGITLAB_TOKENの値を使います"),
+    ("en", "api_key_pattern = '^[a-z0-9]{{32}}$'"),
 ]
 
 # Vendor prefixes, split so that no scanner reads one in this file.

@@ -1917,6 +1917,8 @@ class TestValueJudgements(unittest.TestCase):
         ],
         "a_reference": [("vault/secret/data/prod#password", "reference")],
         "low_entropy": [("aaaaaaab", "low-entropy")],
+        "a_regex": [("xox[baprs]-([0-9a-zA-Z]{10,48})", "regex"), ("gh[pousr]_[A-Za-z0-9]{36,251}", "regex")],
+        "prose_after_the_sign": [("\u73af\u5883\u53d8\u91cfMYSQL_PWD", "prose"), ("\u306e\u884c\u3092.env", "prose")],
     }
 
     def test_each_judgement_gives_its_reason(self) -> None:
