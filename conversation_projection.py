@@ -3462,7 +3462,25 @@ _PARTICLES_BEFORE_A_VALUE = (
 _PARTICLES_FIRST = (
     "\u306b\u306e\u306f\u3092\u304c\u8bbe\u8a2d\u6539\u7b49\u7684\u662f\u4e3a\u70ba\uc5d0\ub294\uc740\ub97c\uc744"
 )
-
+# The label of the Wi-Fi key's line in `netsh wlan show profile … key=clear`,
+# as Windows prints it in English, French, Spanish, Portuguese, German,
+# Dutch, Polish, Russian, Chinese, Japanese, Italian, Turkish, Swedish and
+# Korean (the strings public scripts that read this output match).
+_NETSH_KEY_CONTENT = (
+    *("Key Content", "Contenu de la cl\u00e9", "Contenido de la clave", "Conte\u00fado da Chave"),
+    *("Schl\u00fcsselinhalt", "Sleutelinhoud", "Zawarto\u015b\u0107 klucza"),
+    *(
+        "\u0421\u043e\u0434\u0435\u0440\u0436\u0438\u043c\u043e\u0435 \u043a\u043b\u044e\u0447\u0430",
+        "\u5173\u952e\u5185\u5bb9",
+    ),
+    *(
+        "\u4e3b\u8981\u306a\u30b3\u30f3\u30c6\u30f3\u30c4",
+        "Contenuto chiave",
+        "Anahtar \u0130\u00e7eri\u011fi",
+        "Nyckelinneh\u00e5ll",
+    ),
+    "\ud0a4 \ucf58\ud150\uce20",
+)
 SECRET_RULES += (
     # A Markdown table row: | DB password | … |, the key maybe after words.
     SecretRule(
@@ -3544,6 +3562,63 @@ SECRET_RULES += (
         + r")[ \t]{0,2}+(?P<value>[!#-&(-_a-~]{6,256}+)(?![!#-&(-_a-~])",
         keywords=tuple(_PARTICLES_FIRST),
         example="(?:DB_PASSWORD\u306f|API_KEY\u8bbe\u7f6e\u4e3a)[A-Za-z0-9]{20}\u3067\u3059",
+        judge="assigned-value",
+    ),
+    # Tool output and commands pasted whole: the Wi-Fi key line of Windows'
+    # `netsh wlan show profile … key=clear` in the languages Windows ships
+    # (_NETSH_KEY_CONTENT); `htpasswd -b [file] user password`; `net user
+    # name password`; `rabbitmqctl add_user|change_password user password`;
+    # `cmdkey … /pass:password`; `wpa_passphrase ssid passphrase`.
+    SecretRule(
+        "credential-flag",
+        "(?:" + "|".join(_NETSH_KEY_CONTENT) + r")[ \t]{0,40}+:[ \t]{0,8}+(?P<password>)" + VALUE,
+        "netsh wlan show profile (Windows command reference); the manuals of htpasswd, net user, rabbitmqctl,"
+        " cmdkey and wpa_passphrase",
+        keywords=tuple(label.replace("\u0130", "i").lower() for label in _NETSH_KEY_CONTENT),
+        example=r"    (?:Key Content|Schl\u00fcsselinhalt|\u5173\u952e\u5185\u5bb9)            : [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        token_start("htpasswd")
+        + r"(?=(?:[ \t]++-[A-Za-z]{1,6}+){0,2}[ \t]++-[A-Za-z]{0,5}b)(?:[ \t]++-[A-Za-z]{1,6}+){1,3}+"
+        r"(?:[ \t]++[^\s\x00-][^\s\x00]{0,255}+)?[ \t]++[^\s\x00-][^\s\x00]{0,127}+[ \t]++(?P<password>)" + VALUE,
+        keywords=("htpasswd",),
+        example=r"htpasswd -b /etc/nginx/\.htpasswd deploy [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        r"(?i:net)(?:\.exe)?+[ \t]++(?i:user)[ \t]++[^\s\x00/*]{1,64}+[ \t]++(?P<password>)" + VALUE,
+        keywords=("net user", "net.exe user"),
+        example=r"net user deploy [A-Za-z0-9]{14} /add",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        token_start("rabbitmqctl")
+        + r"(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++(?:add_user|change_password)[ \t]++[^\s\x00]{1,128}+[ \t]++"
+        r"(?P<password>)" + VALUE,
+        keywords=("rabbitmqctl",),
+        example=r"rabbitmqctl add_user deploy [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        token_start("cmdkey")
+        + r"(?:[ \t]++/(?!(?i:pass):)[^\s\x00]{1,256}+){0,4}+[ \t]++/(?i:pass):(?P<password>)"
+        + VALUE,
+        keywords=("/pass:",),
+        example=r"cmdkey /generic:nas /user:deploy /pass:[A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        token_start("wpa_passphrase")
+        + r"[ \t]++(?:\"[^\"\n\x00]{1,32}+\"|'[^'\n\x00]{1,32}+'|[^\s\x00\"']{1,32}+)[ \t]++(?P<password>)"
+        + VALUE,
+        keywords=("wpa_passphrase",),
+        example=r"wpa_passphrase \"HomeNet\" [A-Za-z0-9]{14}",
         judge="assigned-value",
     ),
 )
@@ -4280,6 +4355,17 @@ def pass_inside_text(key: KeyReading) -> str | None:
     return "inside-text" if key.stripped and key.stripped[-1] not in KEY_OPENERS else None
 
 
+# Commands whose name holds a key word and whose first argument names
+# something else: wpa_passphrase SSID [passphrase].
+COMMANDS_NAMED_LIKE_A_KEY = frozenset({"wpa_passphrase"})
+
+
+def a_command(key: KeyReading) -> str | None:
+    """A command whose name holds a key word (wpa_passphrase "HomeNet"): what
+    follows is its argument, which a row of its own reads."""
+    return "command" if key.identifier.lower() in COMMANDS_NAMED_LIKE_A_KEY else None
+
+
 # The judgements of a key, in the order they are tried; each returns why it
 # turned the key away (a fixed reason) or None.
 KEY_JUDGEMENTS: tuple[Callable[[KeyReading], str | None], ...] = (
@@ -4288,6 +4374,7 @@ KEY_JUDGEMENTS: tuple[Callable[[KeyReading], str | None], ...] = (
     pass_in_prose,
     pass_in_a_test_log,
     pass_inside_text,
+    a_command,
 )
 
 

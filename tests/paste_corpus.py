@@ -809,6 +809,11 @@ SECRET[6] = [(lang, NETSH_DUMP.replace("{value}", "{pw}")) for lang in NETSH_KEY
     ("en", "smbclient //{host}/share -U {user}%{pw}"),
     ("en", 'psql "postgresql://{user}:{pw}@{host}/app"'),
     ("en", '$ docker inspect db | grep -i pass\n                "MYSQL_ROOT_PASSWORD={pw}",'),
+    ("en", "htpasswd -nbB {user} {pw}"),
+    ("en", "C:\\> net user administrator {pw}"),
+    ("en", "rabbitmqctl change_password {user} {pw}"),
+    ("en", "cmdkey /add:{host} /user:{user} /pass:{pw}"),
+    ("fr", "netsh m'affiche « {netsh_key} : {pw} », c'est bien le mot de passe ?"),
 ]
 # Without key=clear netsh prints no key line; people then ask where it is.
 NETSH_NO_KEY = (
@@ -851,6 +856,12 @@ CLEAN[6] = (
         ("en", "smbclient //{host}/share -U {user}   # asks for the password"),
         ("en", 'psql "postgresql://{user}@{host}/app"   # password from ~/.pgpass'),
         ("en", '$ docker inspect db | grep -i pass\n                "MYSQL_ROOT_PASSWORD_FILE=/run/secrets/db_root",'),
+        ("en", "htpasswd -nB {user}   # prints the line, asks for the password"),
+        ("en", "C:\\> net user administrator /active:yes"),
+        ("en", "rabbitmqctl list_users"),
+        ("en", "cmdkey /add:{host} /user:{user} /pass   (prompts for it)"),
+        ("fr", "netsh n'affiche pas « {netsh_key} » sans key=clear"),
+        ("en", 'wpa_passphrase "{ssid}" < passphrase.txt > wpa.conf'),
     ]
 )
 

@@ -1687,6 +1687,7 @@ class TestKeyJudgements(unittest.TestCase):
         "pass_in_prose": [("boarding pass", "prose")],
         "pass_in_a_test_log": [("PASS", "test-log"), ("two fail, pass", "test-log")],
         "pass_inside_text": [("x/pass", "inside-text")],
+        "a_command": [("wpa_passphrase", "command")],
     }
 
     @staticmethod
