@@ -3481,6 +3481,24 @@ _NETSH_KEY_CONTENT = (
     ),
     "\ud0a4 \ucf58\ud150\uce20",
 )
+# The last word of a call that takes a credential among its arguments
+# (login, connect, getConnection, HTTPBasicAuth, NetworkCredential, a
+# client, a session, an API's handler).
+_CALLS_TAKING_A_CREDENTIAL: tuple[str, ...] = ("login", "connect", "connection", "auth", "authentication", "credential")
+_CALLS_TAKING_A_CREDENTIAL += ("credentials", "client", "session", "handler", "bind_s", "bind", "redis", "pdo")
+_CALLS_TAKING_A_CREDENTIAL += ("start", "api", "setopt")
+# A quoted literal that holds a digit or a symbol that password generators
+# draw, and is no host, address or path of names and dots: what a user
+# name, a host or a database name seldom is.
+_LITERAL_WITH_A_SYMBOL = (
+    "(?P<value>"
+    + "|".join(
+        rf"{q}(?![A-Za-z0-9:/_@-]*+\.[A-Za-z0-9.:/_@-]*+{q})(?=[^{q}\n\x00]{{0,256}}?[0-9!#$%^&*?~+=])[^{q}\n\x00]{{6,256}}+{q}"
+        for q in "\"'"
+    )
+    + ")"
+)
+
 SECRET_RULES += (
     # A Markdown table row: | DB password | … |, the key maybe after words.
     SecretRule(
@@ -3619,6 +3637,37 @@ SECRET_RULES += (
         + VALUE,
         keywords=("wpa_passphrase",),
         example=r"wpa_passphrase \"HomeNet\" [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    # A credential passed by position to a call whose name says it takes
+    # one (server.login(user, "…"), HTTPBasicAuth('u', '…'), Client(sid,
+    # '…'), mysqli_connect(host, user, '…', db)): the first quoted literal
+    # after one to six other arguments that holds a digit or a generator's
+    # symbol and is no host name or address.
+    SecretRule(
+        "credential-assignment",
+        r"\((?:"
+        + "|".join(f"(?<=(?i:{name})\\()" for name in _CALLS_TAKING_A_CREDENTIAL)
+        + r")(?:[ \t]*+(?:[bru]?+\"[^\"\n\x00]{0,128}+\"|[bru]?+'[^'\n\x00]{0,128}+'|[A-Za-z0-9_.$@:]{1,64}+)"
+        r"[ \t]*+,){1,6}?[ \t]*+[bru]?+(?P<password>)" + _LITERAL_WITH_A_SYMBOL + r"(?=[ \t]*+[,)]|\.[A-Za-z])",
+        keywords=("(",),
+        example=r"server\.login\(user, \"[A-Za-z0-9]{18}!7\"\)",
+        judge="assigned-value",
+    ),
+    # A user and a password joined in code: 'user:' + '…' (HTTP basic
+    # auth), and a bytes literal after a key (extractall(pwd=b'…')).
+    SecretRule(
+        "credential-assignment",
+        r":(?<=[A-Za-z0-9_.@-]:)[\"'][ \t]{0,8}+\+[ \t]{0,8}+(?P<password>)" + _LITERAL_WITH_A_SYMBOL,
+        keywords=(":' +", ":'+", ':" +', ':"+'),
+        example=r"Buffer\.from\('admin:' \+ '[A-Za-z0-9]{20}!7'\)",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-assignment",
+        r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + r")[ \t]{0,8}+=[ \t]{0,8}+[bB]" + _LITERAL_WITH_A_SYMBOL,
+        keywords=KEY_WORDS,
+        example=r"extractall\(pwd=b'[A-Za-z0-9]{20}!7'\)",
         judge="assigned-value",
     ),
 )

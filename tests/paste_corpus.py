@@ -740,6 +740,11 @@ SECRET[5] = [
     ("de", 'Mit `Client("{sid}", "{hex32}")` bekomme ich 20003'),
     ("pt", "o `ftp.login('{user}', '{pw}')` falha com 530"),
     ("ru", "`ssh.connect('{host}', 22, 'root', '{pw}')` падает по таймауту"),
+    ("en", "$conn = oci_connect('scott', '{pw}', '{host}/XE');"),
+    ("en", 'Auth auth = new Auth("{user}", "{pw}");'),
+    ("pl", 'wywołuję `session.login("{user}", "{pw}")` i dostaję 401'),
+    ("en", "r = requests.post(url, auth=HTTPDigestAuth('{user}', '{pw}'))"),
+    ("en", "imap = imaplib.IMAP4_SSL('{host}')\nimap.login('{user}@example.org', '{pw}')"),
 ]
 CLEAN[5] = [
     ("en", "```python\nserver = smtplib.SMTP_SSL('smtp.gmail.com', 465)\nserver.login(user, password)\n```"),
@@ -774,6 +779,12 @@ CLEAN[5] = [
     ("de", "Mit `Client(account_sid, auth_token)` bekomme ich 20003"),
     ("pt", "o `ftp.login('{user}', senha)` falha com 530"),
     ("ru", "`ssh.connect('{host}', 22, 'root', password)` падает по таймауту"),
+    ("en", "$conn = oci_connect('scott', getenv('ORA_PW'), '{host}/XE');"),
+    ("en", 'Auth auth = new Auth("{user}", System.getenv("PW"));'),
+    ("pl", 'wywołuję `session.login("{user}", haslo)` i dostaję 401'),
+    ("en", "r = requests.post(url, auth=HTTPDigestAuth('{user}', '********'))"),
+    ("en", "client.connect('{host}', 8883, 60)"),
+    ("en", "db = redis.Redis('{host}', 6379, 0, 'redis-password-from-vault')"),
 ]
 
 NETSH_DUMP = (
