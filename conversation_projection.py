@@ -2013,10 +2013,13 @@ _CREDENTIAL_KEY_STEM = "(?i:" + "|".join(KEY_WORDS) + ")"
 # stem (the judge reads its identifier back from there).
 _KEY_TAIL = r"(?:(?!" + _CREDENTIAL_KEY_STEM + r")[A-Za-z0-9_.-]){0,40}+"
 # The bounds of a judged value: one of five characters or fewer is never
-# taken for a credential, and no more than the longest is read.
+# taken for a credential, and no more than the longest is read (but for a
+# value in quotes without a space, read whole: see VALUE).
 MIN_VALUE_CHARS = 6
 MAX_VALUE_CHARS = 256
-# A value: quoted (spaces allowed inside; a JSON string's \"…\" too) or
+# A value: quoted (spaces allowed inside; a JSON string's \"…\" too; a
+# bytes literal's b"…"; without a space, as long as a text: a session token
+# or a JWT-sized blob) or
 # bare (up to a space, quote, bracket, "," ";" or "&" as in a query string,
 # unless it holds them as a password does: _SYMBOL_VALUE; not starting with
 # "-" after a space, which is the next flag).  Quotes are part of the
@@ -2050,11 +2053,13 @@ _SYMBOL_VALUE = (
     rf"[{_CUTTING_SYMBOLS}](?=[A-Za-z0-9!@#$%^*+=~?])[^{_BARE_VALUE_END}]{{1,63}}+){{1,4}}+"
     r"(?=[,;)\]]?+(?![^\s\x00\"'`]))"
 )
+_LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
 _VALUE_UNTIL_CALL = (
-    r"\\?+"
+    r"\\?+(?:[bB](?=[\"']))?+"
     rf"(?P<value>\"(?![0-9]{{0,256}}+\")[^\"\x00\n]{_VALUE_CHARS}\""
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
-    rf"|{_SYMBOL_VALUE}"
+    + "".join(rf"|{q}(?![0-9]{{0,{MAX_TEXT_CHARS}}}+{q})[^{q}\s\x00]{_LONG_QUOTED}{q}" for q in "\"'`")
+    + rf"|{_SYMBOL_VALUE}"
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
@@ -3542,22 +3547,6 @@ SECRET_RULES += (
         example=r"(?:cl\u00e9 d'API :|API-Schl\u00fcssel lautet|clave de API:) [0-9a-f]{32}",
         judge="assigned-value",
     ),
-    # A value in quotes longer than a value is read elsewhere (a session
-    # token, a JWT-sized blob), without a space: the whole value.
-    SecretRule(
-        "credential-assignment",
-        r"(?P<key>"
-        + _CREDENTIAL_KEY_STEM
-        + _KEY_TAIL
-        + ")"
-        + _ASSIGNMENT
-        + "(?P<value>"
-        + "|".join(rf"{q}[^{q}\s\x00]{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+{q}" for q in "\"'`")
-        + ")",
-        keywords=KEY_WORDS,
-        example=r"(?:access_token|SESSION_TOKEN): \"[A-Za-z0-9_-]{300}\"",
-        judge="assigned-value",
-    ),
     # Jenkins' encrypted secret as credentials.xml holds it: base64 of
     # version 1 and a 16-byte IV, in braces.
     SecretRule(
@@ -3654,20 +3643,12 @@ SECRET_RULES += (
         example=r"server\.login\(user, \"[A-Za-z0-9]{18}!7\"\)",
         judge="assigned-value",
     ),
-    # A user and a password joined in code: 'user:' + '…' (HTTP basic
-    # auth), and a bytes literal after a key (extractall(pwd=b'…')).
+    # A user and a password joined in code: 'user:' + '…' (HTTP basic auth).
     SecretRule(
         "credential-assignment",
         r":(?<=[A-Za-z0-9_.@-]:)[\"'][ \t]{0,8}+\+[ \t]{0,8}+(?P<password>)" + _LITERAL_WITH_A_SYMBOL,
         keywords=(":' +", ":'+", ':" +', ':"+'),
         example=r"Buffer\.from\('admin:' \+ '[A-Za-z0-9]{20}!7'\)",
-        judge="assigned-value",
-    ),
-    SecretRule(
-        "credential-assignment",
-        r"(?P<key>" + _CREDENTIAL_KEY_STEM + _KEY_TAIL + r")[ \t]{0,8}+=[ \t]{0,8}+[bB]" + _LITERAL_WITH_A_SYMBOL,
-        keywords=KEY_WORDS,
-        example=r"extractall\(pwd=b'[A-Za-z0-9]{20}!7'\)",
         judge="assigned-value",
     ),
 )

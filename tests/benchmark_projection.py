@@ -672,6 +672,15 @@ def _selection_shapes() -> dict[str, bytes]:
         "table cells after a key, repeated": json.dumps(
             hostile_selection(lambda: "| pass | pass ", text=distinct_text)
         ).encode(),
+        # A call named for a login, its arguments and literals; a key and a
+        # Japanese particle: each "(" and each key a candidate.
+        "login calls with literals, repeated": json.dumps(
+            hostile_selection(lambda: "s.login(u, 'a.b', 'x1y!', ", text=distinct_text)
+        ).encode(),
+        "keys before a Japanese particle, repeated": json.dumps(
+            hostile_selection(lambda: "PASSWORD\u306fpass1234\u306b", text=distinct_text, ensure_ascii=False),
+            ensure_ascii=False,
+        ).encode(),
     }
 
 
