@@ -2313,12 +2313,16 @@ _CREDENTIAL_KEY_STEM = (
 # stem (the judge reads its identifier back from there).
 _KEY_TAIL = r"(?:(?!" + _CREDENTIAL_KEY_STEM + r")[A-Za-z0-9_.-]){0,40}+"
 # The bounds of a judged value: one of five characters or fewer is never
-# taken for a credential, and no more than the longest is read.
+# taken for a credential, and no more than the longest is read (but for a
+# value in quotes without a space, read whole: see VALUE).
 MIN_VALUE_CHARS = 6
 MAX_VALUE_CHARS = 256
-# A value: quoted (spaces allowed inside; a JSON string's \"…\" too) or
-# bare (up to a space, quote, bracket, "," ";" or "&" as in a query string;
-# not starting with "-" after a space, which is the next flag).  Quotes are part of the
+# A value: quoted (spaces allowed inside; a JSON string's \"…\" too; a
+# bytes literal's b"…"; without a space, as long as a text: a session token
+# or a JWT-sized blob) or
+# bare (up to a space, quote, bracket, "," ";" or "&" as in a query string,
+# unless it holds them as a password does: _SYMBOL_VALUE; not starting with
+# "-" after a space, which is the next flag).  Quotes are part of the
 # capture; the judge removes them.  A bare value of letters of one case,
 # "_", ".", "/" and "-" is a word or a name, and one of digits alone a
 # number, which the judge would turn away: the lookaheads do it first, so
@@ -2331,10 +2335,34 @@ _BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
 _NAME_PUNCTUATION = r"_./\-"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
+# A bare value may hold those of the symbols that password generators draw
+# (`&` ends a value in a query string, not after every key): read whole
+# where each sits between other value characters, none starts the next
+# pair (&user=, ;Database=) or closes around a word ([Redacted], <pw>),
+# a letter, a digit or another generator symbol follows each, and the value
+# runs to a space, a quote or the end of the text, so that "${VAR}&& make",
+# "$(cat f)", "${PW:?missing}." and "?password=&user=x" read as before.
+# Not code: a dotted name, or a name before "(" or "[" and a name, a number
+# or nothing (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
+# A value with no such symbol in its first characters is turned away by
+# the first look, in one read.
+_CUTTING_SYMBOLS = r"`,;&()\[\]{}<>"
+_SYMBOL_VALUE = (
+    rf"(?=[^{_BARE_VALUE_END}]{{1,64}}+[{_CUTTING_SYMBOLS}])"
+    r"(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
+    r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
+    rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{{0,63}}+"
+    rf"(?:(?![{_CUTTING_SYMBOLS}][A-Za-z_][A-Za-z0-9_.-]{{0,63}}+=|[\[{{<(][A-Za-z_ -]{{2,40}}+[\]}}>)])"
+    rf"[{_CUTTING_SYMBOLS}](?=[A-Za-z0-9!@#$%^*+=~?])[^{_BARE_VALUE_END}]{{1,63}}+){{1,4}}+"
+    r"(?=[,;)\]]?+(?![^\s\x00\"'`]))"
+)
+_LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
 _VALUE_UNTIL_CALL = (
-    r"\\?+"
+    r"\\?+(?:[bB](?=[\"']))?+"
     rf"(?P<value>\"(?![0-9]{{0,256}}+\")[^\"\x00\n]{_VALUE_CHARS}\""
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
+    + "".join(rf"|{q}(?![0-9]{{0,{MAX_TEXT_CHARS}}}+{q})[^{q}\s\x00]{_LONG_QUOTED}{q}" for q in "\"'`")
+    + rf"|{_SYMBOL_VALUE}"
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
@@ -2355,7 +2383,7 @@ _VALUE_THEN = _VALUE_UNTIL_CALL + r"(?![(\[]))"
 # most of the bound).
 NUMBER_ASSIGNED = (
     r"(?![\\\"'`\]*]{0,3}+[=:][ \t]{0,8}+"
-    rf"(?:[0-9]++(?:[{_BARE_VALUE_END}]|\Z)|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
+    rf"(?:[0-9]++(?:[\s\"'\x00]|\Z|[{_CUTTING_SYMBOLS}](?![^{_BARE_VALUE_END}]))|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
 )
 # "is" in English, German, French, Spanish, Italian and Portuguese prose,
 # and German "lautet" (reads).
@@ -3429,6 +3457,220 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
 )
 
+# --- Rows read from pasted text: forms people paste into a conversation.
+# Names of keys that hold no secret, before _KEY; and "API key" in other
+# languages, as the text before "API" (both to join the word lists).
+_PUBLIC_KEY_NAMES: tuple[str, ...] = ("PUBLIC", "PUB", "PRIMARY", "FOREIGN", "SORT", "PARTITION", "RANGE", "HASH")
+_PUBLIC_KEY_NAMES += ("CACHE", "ROUTING", "IDEMPOTENCY", "LOOKUP", "SSH", "GPG", "PGP", "DEDUP", "SHARD", "CURSOR")
+_API_KEY_WORDS: tuple[str, ...] = ("cl\u00e9 d'api", "cl\u00e9 api", "clave api", "clave de api", "clave de la api")
+_API_KEY_WORDS += (
+    "chave de api",
+    "chave da api",
+    "chiave api",
+    "chiave dell'api",
+    "klucz api",
+    "\u043a\u043b\u044e\u0447 api",
+)
+# What stands between a key named in Latin letters and its value in
+# Japanese (は, に, を, が, には, の値は), Chinese (是, 为, 设置为, 改成, 等于,
+# 的值是) and Korean (에, 는, 은, 를, 을) prose, longest first.
+_PARTICLES_BEFORE_A_VALUE = (
+    *("\u306b\u306f", "\u306e\u5024[\u306f\u304c]?+[:\uff1a]?+", "[\u306f\u306b\u3092\u304c]"),
+    *("\u8bbe\u7f6e\u4e3a", "\u8a2d\u7f6e\u70ba", "\u6539[\u6210\u4e3a\u70ba]", "\u7b49[\u4e8e\u65bc]"),
+    *("\u7684\u503c[\u662f\u4e3a\u70ba][:\uff1a]?+", "[\u662f\u4e3a\u70ba]"),
+    "[\uc5d0\ub294\uc740\ub97c\uc744]",
+)
+# The characters one of them starts with: the row's keywords.
+_PARTICLES_FIRST = (
+    "\u306b\u306e\u306f\u3092\u304c\u8bbe\u8a2d\u6539\u7b49\u7684\u662f\u4e3a\u70ba\uc5d0\ub294\uc740\ub97c\uc744"
+)
+# The label of the Wi-Fi key's line in `netsh wlan show profile … key=clear`,
+# as Windows prints it in English, French, Spanish, Portuguese, German,
+# Dutch, Polish, Russian, Chinese, Japanese, Italian, Turkish, Swedish and
+# Korean (the strings public scripts that read this output match).
+_NETSH_KEY_CONTENT = (
+    *("Key Content", "Contenu de la cl\u00e9", "Contenido de la clave", "Conte\u00fado da Chave"),
+    *("Schl\u00fcsselinhalt", "Sleutelinhoud", "Zawarto\u015b\u0107 klucza"),
+    *(
+        "\u0421\u043e\u0434\u0435\u0440\u0436\u0438\u043c\u043e\u0435 \u043a\u043b\u044e\u0447\u0430",
+        "\u5173\u952e\u5185\u5bb9",
+    ),
+    *(
+        "\u4e3b\u8981\u306a\u30b3\u30f3\u30c6\u30f3\u30c4",
+        "Contenuto chiave",
+        "Anahtar \u0130\u00e7eri\u011fi",
+        "Nyckelinneh\u00e5ll",
+    ),
+    "\ud0a4 \ucf58\ud150\uce20",
+)
+# The last word of a call that takes a credential among its arguments
+# (login, connect, getConnection, HTTPBasicAuth, NetworkCredential, a
+# client, a session, an API's handler).
+_CALLS_TAKING_A_CREDENTIAL: tuple[str, ...] = ("login", "connect", "connection", "auth", "authentication", "credential")
+_CALLS_TAKING_A_CREDENTIAL += ("credentials", "client", "session", "handler", "bind_s", "bind", "redis", "pdo")
+_CALLS_TAKING_A_CREDENTIAL += ("start", "api", "setopt")
+# A quoted literal that holds a digit or a symbol that password generators
+# draw, and is no host, address or path of names and dots: what a user
+# name, a host or a database name seldom is.
+_LITERAL_WITH_A_SYMBOL = (
+    "(?P<value>"
+    + "|".join(
+        rf"{q}(?![A-Za-z0-9:/_@-]*+\.[A-Za-z0-9.:/_@-]*+{q})(?=[^{q}\n\x00]{{0,256}}?[0-9!#$%^&*?~+=])[^{q}\n\x00]{{6,256}}+{q}"
+        for q in "\"'"
+    )
+    + ")"
+)
+
+SECRET_RULES += (
+    # A Markdown table row: | DB password | … |, the key maybe after words.
+    SecretRule(
+        "credential-assignment",
+        r"\|[ \t]{0,8}+(?:[A-Za-z0-9_.-]{1,24}+[ \t]){0,2}[A-Za-z0-9_.-]{0,24}?(?P<key>"
+        + _CREDENTIAL_KEY_STEM
+        + _KEY_TAIL
+        + r")[ \t]{0,8}+\|[ \t]{0,8}+"
+        + VALUE,
+        keywords=KEY_WORDS,
+        example=r"\| (?:admin password|api_key) \| [A-Za-z0-9]{16} \|",
+        judge="assigned-value",
+    ),
+    # A provider's key as a .env name ending in _KEY before a digest's or a
+    # token's run (MAILGUN_KEY=<32 hex>): "key" alone names no secret
+    # elsewhere (cache_key), but a provider's name and a value of this
+    # shape is how TruffleHog's detectors find most keys.  Not the names of
+    # keys that are not secret (_PUBLIC_KEY_NAMES).
+    SecretRule(
+        "credential-assignment",
+        r"_KEY(?<=[A-Z0-9]_KEY)"
+        + "".join(f"(?<!{name}_KEY)" for name in _PUBLIC_KEY_NAMES)
+        + r"[\"']?+[ \t]{0,8}+[=:][ \t]{0,8}+[\"']?+"
+        r"(?P<value>[0-9a-f]{32,128}+|[0-9A-F]{32,128}+|(?=[A-Za-z_-]{0,63}+[0-9])[A-Za-z0-9_-]{32,64}+)"
+        r"(?![A-Za-z0-9_+/=-])",
+        "trufflehog detectors (a provider's name before a hex or alphanumeric run)",
+        keywords=("_key",),
+        example=r"(?:MAILGUN|ALGOLIA_ADMIN|PUSHER_APP)_KEY=[0-9a-f]{32}",
+        judge="token-value",
+    ),
+    # "API key" in French, German, Spanish, Portuguese, Italian, Dutch,
+    # Polish and Russian, each anchored on its "API".
+    SecretRule(
+        "credential-assignment",
+        r"(?i:api)(?:-(?i:schl\u00fcssel|schluessel|sleutel|key)"
+        + "".join(f"|(?<=(?i:{words}))" for words in _API_KEY_WORDS)
+        + ")"
+        + _ASSIGNMENT
+        + VALUE,
+        keywords=("api",),
+        example=r"(?:cl\u00e9 d'API :|API-Schl\u00fcssel lautet|clave de API:) [0-9a-f]{32}",
+        judge="assigned-value",
+    ),
+    # Jenkins' encrypted secret as credentials.xml holds it: base64 of
+    # version 1 and a 16-byte IV, in braces.
+    SecretRule(
+        "credential-assignment",
+        token_start("{AQAAAB") + r"[A-Za-z0-9+/]{30,4000}+={0,2}+\}",
+        "Jenkins credentials.xml (hudson.util.Secret)",
+        keywords=("{aqaaab",),
+        example=r"<secret>\{AQAAABAAAA[A-Za-z0-9+/]{42}==\}</secret>",
+    ),
+    # Chinese, Japanese and Korean prose that names a key in Latin letters
+    # with no space around it, then a particle or a verb and the value,
+    # which ends where the prose goes on (DB_PASSWORDは…です, API_KEY设置为…).
+    SecretRule(
+        "credential-assignment",
+        r"(?P<key>"
+        + _CREDENTIAL_KEY_STEM
+        + _KEY_TAIL
+        + r")[ \t]{0,2}+(?:"
+        + "|".join(_PARTICLES_BEFORE_A_VALUE)
+        + r")[ \t]{0,2}+(?P<value>[!#-&(-_a-~]{6,256}+)(?![!#-&(-_a-~])",
+        keywords=tuple(_PARTICLES_FIRST),
+        example="(?:DB_PASSWORD\u306f|API_KEY\u8bbe\u7f6e\u4e3a)[A-Za-z0-9]{20}\u3067\u3059",
+        judge="assigned-value",
+    ),
+    # Tool output and commands pasted whole: the Wi-Fi key line of Windows'
+    # `netsh wlan show profile … key=clear` in the languages Windows ships
+    # (_NETSH_KEY_CONTENT); `htpasswd -b [file] user password`; `net user
+    # name password`; `rabbitmqctl add_user|change_password user password`;
+    # `cmdkey … /pass:password`; `wpa_passphrase ssid passphrase`.
+    SecretRule(
+        "credential-flag",
+        "(?:" + "|".join(_NETSH_KEY_CONTENT) + r")[ \t]{0,40}+:[ \t]{0,8}+(?P<password>)" + VALUE,
+        "netsh wlan show profile (Windows command reference); the manuals of htpasswd, net user, rabbitmqctl,"
+        " cmdkey and wpa_passphrase",
+        keywords=tuple(label.replace("\u0130", "i").lower() for label in _NETSH_KEY_CONTENT),
+        example=r"    (?:Key Content|Schl\u00fcsselinhalt|\u5173\u952e\u5185\u5bb9)            : [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        token_start("htpasswd")
+        + r"(?=(?:[ \t]++-[A-Za-z]{1,6}+){0,2}[ \t]++-[A-Za-z]{0,5}b)(?:[ \t]++-[A-Za-z]{1,6}+){1,3}+"
+        r"(?:[ \t]++[^\s\x00-][^\s\x00]{0,255}+)?[ \t]++[^\s\x00-][^\s\x00]{0,127}+[ \t]++(?P<password>)" + VALUE,
+        keywords=("htpasswd",),
+        example=r"htpasswd -b /etc/nginx/\.htpasswd deploy [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        r"(?i:net)(?:\.exe)?+[ \t]++(?i:user)[ \t]++[^\s\x00/*]{1,64}+[ \t]++(?P<password>)" + VALUE,
+        keywords=("net user", "net.exe user"),
+        example=r"net user deploy [A-Za-z0-9]{14} /add",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        token_start("rabbitmqctl")
+        + r"(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++(?:add_user|change_password)[ \t]++[^\s\x00]{1,128}+[ \t]++"
+        r"(?P<password>)" + VALUE,
+        keywords=("rabbitmqctl",),
+        example=r"rabbitmqctl add_user deploy [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        token_start("cmdkey")
+        + r"(?:[ \t]++/(?!(?i:pass):)[^\s\x00]{1,256}+){0,4}+[ \t]++/(?i:pass):(?P<password>)"
+        + VALUE,
+        keywords=("/pass:",),
+        example=r"cmdkey /generic:nas /user:deploy /pass:[A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-flag",
+        token_start("wpa_passphrase")
+        + r"[ \t]++(?:\"[^\"\n\x00]{1,32}+\"|'[^'\n\x00]{1,32}+'|[^\s\x00\"']{1,32}+)[ \t]++(?P<password>)"
+        + VALUE,
+        keywords=("wpa_passphrase",),
+        example=r"wpa_passphrase \"HomeNet\" [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    # A credential passed by position to a call whose name says it takes
+    # one (server.login(user, "…"), HTTPBasicAuth('u', '…'), Client(sid,
+    # '…'), mysqli_connect(host, user, '…', db)): the first quoted literal
+    # after one to six other arguments that holds a digit or a generator's
+    # symbol and is no host name or address.
+    SecretRule(
+        "credential-assignment",
+        r"\((?:"
+        + "|".join(f"(?<=(?i:{name})\\()" for name in _CALLS_TAKING_A_CREDENTIAL)
+        + r")(?:[ \t]*+(?:[bru]?+\"[^\"\n\x00]{0,128}+\"|[bru]?+'[^'\n\x00]{0,128}+'|[A-Za-z0-9_.$@:]{1,64}+)"
+        r"[ \t]*+,){1,6}?[ \t]*+[bru]?+(?P<password>)" + _LITERAL_WITH_A_SYMBOL + r"(?=[ \t]*+[,)]|\.[A-Za-z])",
+        keywords=("(",),
+        example=r"server\.login\(user, \"[A-Za-z0-9]{18}!7\"\)",
+        judge="assigned-value",
+    ),
+    # A user and a password joined in code: 'user:' + '…' (HTTP basic auth).
+    SecretRule(
+        "credential-assignment",
+        r":(?<=[A-Za-z0-9_.@-]:)[\"'][ \t]{0,8}+\+[ \t]{0,8}+(?P<password>)" + _LITERAL_WITH_A_SYMBOL,
+        keywords=(":' +", ":'+", ':" +', ':"+'),
+        example=r"Buffer\.from\('admin:' \+ '[A-Za-z0-9]{20}!7'\)",
+        judge="assigned-value",
+    ),
+)
+
+
 # Shannon entropy (bits per character) a value needs: that of a random
 # string over a 2**3 alphabet, relaxed for short values, whose entropy
 # cannot reach it (log2 of the length is its ceiling).
@@ -3514,6 +3756,14 @@ BASE64URL_TO_BASE64 = str.maketrans("-_", "+/")
 # What Markdown writes around emphasised or struck-through words.
 MARKDOWN_EMPHASIS = ("**", "__", "~~", "*", "_")
 # Masks and cuts: what stands for the hidden part of a value.
+# A regular expression's character class with a range, then a count or a
+# repeat: [A-Za-z0-9]{36}, [0-9a-f]+.  No generated secret holds one.
+REGEX_CLASS_PATTERN = (
+    r"\[\^?+[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9][^\]\s]{0,40}?\](?:\{[0-9]{1,4}+(?:,[0-9]{0,4}+)?+\}|[+*])"
+)
+# The first character of a word in Chinese or Japanese (Han, kana, their
+# punctuation and full-width forms) or Korean.
+SPACELESS_SCRIPT_PATTERN = "[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]"
 MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
 # Neighbouring characters that step by one or repeat, at least this share
 # of a body this long or longer.
@@ -3712,6 +3962,8 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "spaced_name": (SPACED_NAME_PATTERN, True, False),
     "camel_hump": (r"(?<=[a-z0-9])(?=[A-Z])", True, False),
     "not_alnum": (r"[\W_]+", False, False),
+    "regex_class": (REGEX_CLASS_PATTERN, True, False),
+    "spaceless_script": (SPACELESS_SCRIPT_PATTERN, False, False),
 }
 
 
@@ -4139,6 +4391,17 @@ def pass_inside_text(key: KeyReading) -> str | None:
     return "inside-text" if key.stripped and key.stripped[-1] not in KEY_OPENERS else None
 
 
+# Commands whose name holds a key word and whose first argument names
+# something else: wpa_passphrase SSID [passphrase].
+COMMANDS_NAMED_LIKE_A_KEY = frozenset({"wpa_passphrase"})
+
+
+def a_command(key: KeyReading) -> str | None:
+    """A command whose name holds a key word (wpa_passphrase "HomeNet"): what
+    follows is its argument, which a row of its own reads."""
+    return "command" if key.identifier.lower() in COMMANDS_NAMED_LIKE_A_KEY else None
+
+
 # The judgements of a key, in the order they are tried; each returns why it
 # turned the key away (a fixed reason) or None.
 KEY_JUDGEMENTS: tuple[Callable[[KeyReading], str | None], ...] = (
@@ -4147,6 +4410,7 @@ KEY_JUDGEMENTS: tuple[Callable[[KeyReading], str | None], ...] = (
     pass_in_prose,
     pass_in_a_test_log,
     pass_inside_text,
+    a_command,
 )
 
 
@@ -4393,6 +4657,20 @@ def a_placeholder(value: str, _password: bool) -> str | None:
     return "placeholder" if _is_placeholder(scanner, value) else None
 
 
+def a_regex(value: str, _password: bool) -> str | None:
+    """A regular expression that describes a token's shape: a character
+    class with a range and a count (xox[baprs]-([0-9a-zA-Z]{10,48}))."""
+    scanner = _secret_scanner()
+    return "regex" if scanner.regex_class.search(value) else None
+
+
+def prose_after_the_sign(value: str, _password: bool) -> str | None:
+    """A value that starts in a script written without spaces: prose that
+    names a key right before its own words (密码=环境变量MYSQL_PWD)."""
+    scanner = _secret_scanner()
+    return "prose" if scanner.spaceless_script.match(value) else None
+
+
 def a_jose_header(value: str, _password: bool) -> str | None:
     """A JWT's header alone (eyJhbGciOiJIUzI1NiJ9): base64url of a JSON
     object of header parameters, which names an algorithm and holds nothing
@@ -4542,6 +4820,8 @@ VALUE_JUDGEMENTS: tuple[Callable[[str, bool], str | None], ...] = (
     masked,
     a_run,
     a_placeholder,
+    a_regex,
+    prose_after_the_sign,
     data,
     a_jose_header,
     a_path,

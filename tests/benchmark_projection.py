@@ -660,6 +660,27 @@ def _selection_shapes() -> dict[str, bytes]:
         # A value counts once more against the bound per 32 characters: one
         # of 31 is the most judging per count.
         "judged values of 31 characters, then prose": _bounds_together(9_990, 0, _prose, length=31),
+        # A value read through the symbols that end a bare value elsewhere,
+        # and a Markdown table row's key: each key a candidate, or a value
+        # of symbols that runs to no space.
+        "symbols inside values after a key, repeated": json.dumps(
+            hostile_selection(lambda: "pass=a&b;c(d)e<f", text=distinct_text)
+        ).encode(),
+        "symbols inside judged values": json.dumps(
+            hostile_selection(lambda: "pass=" + _random(3) + "&" + _random(9) + " ", text=distinct_text)
+        ).encode(),
+        "table cells after a key, repeated": json.dumps(
+            hostile_selection(lambda: "| pass | pass ", text=distinct_text)
+        ).encode(),
+        # A call named for a login, its arguments and literals; a key and a
+        # Japanese particle: each "(" and each key a candidate.
+        "login calls with literals, repeated": json.dumps(
+            hostile_selection(lambda: "s.login(u, 'a.b', 'x1y!', ", text=distinct_text)
+        ).encode(),
+        "keys before a Japanese particle, repeated": json.dumps(
+            hostile_selection(lambda: "PASSWORD\u306fpass1234\u306b", text=distinct_text, ensure_ascii=False),
+            ensure_ascii=False,
+        ).encode(),
     }
 
 

@@ -657,6 +657,11 @@ SECRET[4] = [
     ("ja", "{pw_word}: {pwcut}"),
     ("en", "Password: {pwamp}"),
     ("en", "redis-cli -a {pwamp} ping"),
+    ("en", "set PGPASSWORD={pwcut} before running psql"),
+    ("en", "the new root password: {pwamp} (don't share it)"),
+    ("de", "Neues Passwort: {pwcut}"),
+    ("en", "--db-password {pwcut} --db-user {user}"),
+    ("es", "mi {pw_word} es {pwamp}, ¿por qué falla?"),
 ]
 CLEAN[4] = [
     ("en", "https://{host}/login?password=&user={user}"),
@@ -691,6 +696,11 @@ CLEAN[4] = [
     ("ja", "{pw_word}: 12文字以上 & 記号を含む"),
     ("en", "Password: (ask IT) & badge number"),
     ("en", 'redis-cli -a "$REDIS_PASS" ping'),
+    ("en", "set PGPASSWORD=$(cat ~/.pgpw) before running psql"),
+    ("en", "the new root password: see the shared vault (& rotate it monthly)"),
+    ("de", "Neues Passwort: (kommt per SMS) & Benutzername: {user}"),
+    ("en", "--db-password <pw> --db-user {user}"),
+    ("es", "mi {pw_word} es larga & segura, ¿la cambio?"),
 ]
 
 SECRET[5] = [
@@ -730,6 +740,11 @@ SECRET[5] = [
     ("de", 'Mit `Client("{sid}", "{hex32}")` bekomme ich 20003'),
     ("pt", "o `ftp.login('{user}', '{pw}')` falha com 530"),
     ("ru", "`ssh.connect('{host}', 22, 'root', '{pw}')` падает по таймауту"),
+    ("en", "$conn = oci_connect('scott', '{pw}', '{host}/XE');"),
+    ("en", 'Auth auth = new Auth("{user}", "{pw}");'),
+    ("pl", 'wywołuję `session.login("{user}", "{pw}")` i dostaję 401'),
+    ("en", "r = requests.post(url, auth=HTTPDigestAuth('{user}', '{pw}'))"),
+    ("en", "imap = imaplib.IMAP4_SSL('{host}')\nimap.login('{user}@example.org', '{pw}')"),
 ]
 CLEAN[5] = [
     ("en", "```python\nserver = smtplib.SMTP_SSL('smtp.gmail.com', 465)\nserver.login(user, password)\n```"),
@@ -764,6 +779,12 @@ CLEAN[5] = [
     ("de", "Mit `Client(account_sid, auth_token)` bekomme ich 20003"),
     ("pt", "o `ftp.login('{user}', senha)` falha com 530"),
     ("ru", "`ssh.connect('{host}', 22, 'root', password)` падает по таймауту"),
+    ("en", "$conn = oci_connect('scott', getenv('ORA_PW'), '{host}/XE');"),
+    ("en", 'Auth auth = new Auth("{user}", System.getenv("PW"));'),
+    ("pl", 'wywołuję `session.login("{user}", haslo)` i dostaję 401'),
+    ("en", "r = requests.post(url, auth=HTTPDigestAuth('{user}', '********'))"),
+    ("en", "client.connect('{host}', 8883, 60)"),
+    ("en", "db = redis.Redis('{host}', 6379, 0, 'redis-password-from-vault')"),
 ]
 
 NETSH_DUMP = (
@@ -799,6 +820,11 @@ SECRET[6] = [(lang, NETSH_DUMP.replace("{value}", "{pw}")) for lang in NETSH_KEY
     ("en", "smbclient //{host}/share -U {user}%{pw}"),
     ("en", 'psql "postgresql://{user}:{pw}@{host}/app"'),
     ("en", '$ docker inspect db | grep -i pass\n                "MYSQL_ROOT_PASSWORD={pw}",'),
+    ("en", "htpasswd -nbB {user} {pw}"),
+    ("en", "C:\\> net user administrator {pw}"),
+    ("en", "rabbitmqctl change_password {user} {pw}"),
+    ("en", "cmdkey /add:{host} /user:{user} /pass:{pw}"),
+    ("fr", "netsh m'affiche « {netsh_key} : {pw} », c'est bien le mot de passe ?"),
 ]
 # Without key=clear netsh prints no key line; people then ask where it is.
 NETSH_NO_KEY = (
@@ -841,6 +867,12 @@ CLEAN[6] = (
         ("en", "smbclient //{host}/share -U {user}   # asks for the password"),
         ("en", 'psql "postgresql://{user}@{host}/app"   # password from ~/.pgpass'),
         ("en", '$ docker inspect db | grep -i pass\n                "MYSQL_ROOT_PASSWORD_FILE=/run/secrets/db_root",'),
+        ("en", "htpasswd -nB {user}   # prints the line, asks for the password"),
+        ("en", "C:\\> net user administrator /active:yes"),
+        ("en", "rabbitmqctl list_users"),
+        ("en", "cmdkey /add:{host} /user:{user} /pass   (prompts for it)"),
+        ("fr", "netsh n'affiche pas « {netsh_key} » sans key=clear"),
+        ("en", 'wpa_passphrase "{ssid}" < passphrase.txt > wpa.conf'),
     ]
 )
 
@@ -890,6 +922,11 @@ SECRET[7] = [
     ("en", "<password>{jenkins}</password>"),
     ("en", "DATADOG_API_KEY={hex32}"),
     ("en", "SENDGRID_SECRET={hex40}"),
+    ("en", "ALGOLIA_ADMIN_KEY={hex32}"),
+    ("en", "id_token: '{longtok}'"),
+    ("it", "la chiave API è {hex32}"),
+    ("en", "<hudson.util.Secret>{jenkins}</hudson.util.Secret>"),
+    ("en", "MANDRILL_KEY: {HEX32}"),
 ]
 CLEAN[7] = [
     ("en", "MD5 checksum={hex32}"),
@@ -938,6 +975,12 @@ CLEAN[7] = [
     ("en", "<password>${{DEPLOY_PASSWORD}}</password>"),
     ("en", "Docker image digest sha256:{hex64}"),
     ("en", "git tag v2.{num} {hex40}"),
+    ("en", "ALGOLIA_SEARCH_KEY is public, so it may ship in the bundle"),
+    ("en", "id_token: '<the JWT from the login response, about 900 characters>'"),
+    ("it", "la chiave API è nel gestore dei segreti"),
+    ("en", "<hudson.util.Secret>${{JENKINS_SECRET}}</hudson.util.Secret>"),
+    ("en", "PUBLIC_KEY={hex64}"),
+    ("en", "CACHE_KEY={hex32}"),
 ]
 
 SECRET[8] = [
@@ -973,6 +1016,11 @@ SECRET[8] = [
     ("ja", "APIキーはAPI_KEY={tok}です"),
     ("en", "regex `[0-9a-zA-Z]{{32}}` and the secret: client_secret={tok}"),
     ("zh", "我的密码是{pw}，对应环境变量ADMIN_PASSWORD"),
+    ("ja", "OPENAI_API_KEYが{tok}になっているか確認して"),
+    ("zh", "CLIENT_SECRET等于{tok}，但是还是401"),
+    ("ko", "DB_PASSWORD는 {pw}입니다"),
+    ("en", "the scanner pattern is `sk-[A-Za-z0-9]{{48}}` and my key is OPENAI_API_KEY={tok}"),
+    ("ja", "トークンはGITLAB_TOKENの値：{tok}です"),
 ]
 CLEAN[8] = [
     ("en", "GitHub tokens match `ghp_[A-Za-z0-9]{{36}}`; ours are fine-grained now"),
@@ -1019,6 +1067,12 @@ CLEAN[8] = [
     ("ja", "TOKEN=はCIの設定画面で登録します"),
     ("zh", "把TOKEN=写到.env.example里，值留空"),
     ("zh", "DB_PASSWORD=后面的值请从Vault获取"),
+    ("ja", "OPENAI_API_KEYが未設定になっているか確認して"),
+    ("zh", "CLIENT_SECRET等于空字符串的时候会报401"),
+    ("ko", "DB_PASSWORD는 필수 항목입니다"),
+    ("en", 'secret_regex: "[A-Fa-f0-9]{{64}}"'),
+    ("ja", "トークンはGITLAB_TOKENの値を使います"),
+    ("en", "api_key_pattern = '^[a-z0-9]{{32}}$'"),
 ]
 
 # Vendor prefixes, split so that no scanner reads one in this file.
@@ -1076,15 +1130,18 @@ def templates() -> list[tuple[str, int, str, str, str]]:
 
 
 def cases(seed: int = 39) -> list[Case]:
-    """The corpus for one seed: each template REPEATS times, filled anew."""
-    rng = random.Random(seed)
+    """The corpus for one seed: each template REPEATS times, filled anew.
+    Each filling draws from a generator of its own (seed, template id,
+    repetition), so that a template added at the end of a class changes no
+    other case's values."""
     counters: dict[tuple[int, str, str], int] = {}
     out = []
-    for _ in range(REPEATS):
+    for repeat in range(REPEATS):
         for tid, cls, lang, text, expected in templates():
             counter = (cls, lang, expected)
             counters[counter] = counters.get(counter, 0) + 1
             number = f"{counters[counter]:03d}" if expected == REFUSE else f"n{counters[counter]:03d}"
+            rng = random.Random(f"{seed}:{tid}:{repeat}")
             out.append(Case(f"c{cls}-{lang}-{number}", cls, lang, tid, fill(text, lang, rng), expected))
     return out
 

@@ -3,7 +3,8 @@ on it as a floor (stdlib unittest).
 
 Run: python -I tests/test_paste_corpus.py   (or under pytest)
 
-The floors are the figures of the day the corpus was made, for seed 39:
+The floors are the gate's figures for seed 39 on the corpus as each case
+now draws its values (one generator per case, since templates are added):
 secret texts refused per class may only rise, clean texts refused per
 class may only fall.  The goal (97% in every class, at most 1 in 200 clean)
 is printed by tools/measure_paste_corpus.py, not asserted here.  A failure
@@ -31,9 +32,9 @@ MIN_PER_SIDE = 30
 LANGUAGES = {"en", "fr", "es", "pt", "de", "nl", "pl", "ru", "zh", "ja"}
 MIN_OTHER_LANGUAGES = 3
 # Secret texts refused per class, at least (seed 39).
-FLOOR = {1: 32, 2: 2, 3: 20, 4: 4, 5: 4, 6: 24, 7: 26, 8: 44}
+FLOOR = {1: 39, 2: 2, 3: 22, 4: 74, 5: 74, 6: 72, 7: 74, 8: 74}
 # Clean texts refused per class, at most (seed 39).
-CEILING = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 2, 7: 0, 8: 14}
+CEILING = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0}
 
 
 def skeleton(template: str, lang: str) -> str:

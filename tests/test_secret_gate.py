@@ -66,6 +66,17 @@ PRIVATE_KEY = "PRIVATE" + " KEY"
 MADE_UP = "Xk9mQ2" + "vL7pR4"
 
 
+def not_name_shaped(length: int, rng: random.Random) -> str:
+    """Random letters and digits that do not read as a name: after a key that
+    names no password, the gate passes a name by design (Socks5Auth,
+    HTTP2ServerXML), and a draw of twelve has that shape now and then
+    ("XUGKC1SerIJJ")."""
+    while True:
+        value = mixed(ALNUM, length, rng)
+        if cp.a_name(value, False) is None:
+            return value
+
+
 def three(make: Callable[[random.Random], str]) -> Maker:
     return lambda rng: [make(rng) for _ in range(3)]
 
@@ -501,7 +512,7 @@ VARIANTS: dict[str, Maker] = {
         # Inside a quoted value that is itself turned away.
         'Token: "see notes; the password is ' + mixed(ALNUM, 12, rng) + '"',
         '"passwordHint": "the password is ' + mixed(ALNUM, 12, rng) + '"',
-        'max_tokens: "100 tokens, api_key=' + mixed(ALNUM, 12, rng) + '"',
+        'max_tokens: "100 tokens, api_key=' + not_name_shaped(12, rng) + '"',
         # Escaped JSON and a header inside quotes.
         '{\\"password\\": \\"' + password(rng) + '\\"}',
         "\\napi_key=" + mixed(ALNUM, 24, rng),
@@ -1690,6 +1701,7 @@ class TestKeyJudgements(unittest.TestCase):
         "pass_in_prose": [("boarding pass", "prose")],
         "pass_in_a_test_log": [("PASS", "test-log"), ("two fail, pass", "test-log")],
         "pass_inside_text": [("x/pass", "inside-text")],
+        "a_command": [("wpa_passphrase", "command")],
     }
 
     @staticmethod
@@ -1975,6 +1987,8 @@ class TestValueJudgements(unittest.TestCase):
         ],
         "a_reference": [("vault/secret/data/prod#password", "reference")],
         "low_entropy": [("aaaaaaab", "low-entropy")],
+        "a_regex": [("xox[baprs]-([0-9a-zA-Z]{10,48})", "regex"), ("gh[pousr]_[A-Za-z0-9]{36,251}", "regex")],
+        "prose_after_the_sign": [("\u73af\u5883\u53d8\u91cfMYSQL_PWD", "prose"), ("\u306e\u884c\u3092.env", "prose")],
     }
 
     def test_each_judgement_gives_its_reason(self) -> None:

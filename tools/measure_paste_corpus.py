@@ -11,7 +11,8 @@ the goal (at least 97% of secret texts refused in every class, at most 1 in
 
 --show-misses lists each secret text that passed and each clean text that
 was refused by case id, class and template id: never the text, which holds
-generated secrets.  --json prints the same figures as one JSON object.
+generated secrets, unless --show-text asks for it (for debugging a miss).
+--json prints the same figures as one JSON object.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ def measure(seed: int) -> dict[str, Any]:
         row[side] += 1
         row[side + "Refused"] += verdict
         if verdict != (case.expected == paste_corpus.REFUSE):
-            row["misses"].append({"id": case.id, "template": case.template, "expected": case.expected})
+            row["misses"].append(
+                {"id": case.id, "template": case.template, "expected": case.expected, "text": case.text}
+            )
     totals = {
         key: sum(row[key] for row in classes.values()) for key in ("secret", "secretRefused", "clean", "cleanRefused")
     }
@@ -86,12 +89,14 @@ def table(figures: dict[str, Any], command: str) -> list[str]:
     return lines
 
 
-def misses(figures: dict[str, Any]) -> list[str]:
+def misses(figures: dict[str, Any], show_text: bool = False) -> list[str]:
     lines = ["", "misses (secret text passed / clean text refused): case id, class, template"]
     for cls, row in figures["classes"].items():
         for miss in row["misses"]:
             what = "passed" if miss["expected"] == paste_corpus.REFUSE else "refused"
             lines.append(f"{miss['id']:<16} class {cls} {what:<8} template {miss['template']}")
+            if show_text:
+                lines.append("    " + repr(miss["text"]))
     return lines
 
 
@@ -100,6 +105,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--show-misses", action="store_true", help="list case ids the gate got wrong (no text)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--show-text", action="store_true", help="with --show-misses, each missed case's text too (debugging only)"
+    )
     args = parser.parse_args(argv)
     figures = measure(args.seed)
     command = (
@@ -107,6 +115,10 @@ def main(argv: list[str]) -> int:
         if argv
         else "python -I tools/measure_paste_corpus.py"
     )
+    for row in figures["classes"].values():
+        for miss in row["misses"]:
+            if not args.show_text:
+                del miss["text"]
     if args.json:
         if not args.show_misses:
             for row in figures["classes"].values():
@@ -117,7 +129,7 @@ def main(argv: list[str]) -> int:
         return 0
     lines = table(figures, command.strip())
     if args.show_misses:
-        lines += misses(figures)
+        lines += misses(figures, args.show_text)
     print("\n".join(lines))
     return 0
 
