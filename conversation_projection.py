@@ -5651,14 +5651,17 @@ class OwnedDir:
         if st is not None and _is_link(st):
             fail("state_symlink")
 
-    def child(self, name: str) -> OwnedDir:
-        """Open a subdirectory without following a symlink."""
+    def child(self, name: str) -> OwnedDir | None:
+        """Open a subdirectory without following a symlink; None when it
+        is gone (an update removed it since the listing)."""
         self._refuse_link(name)
         if self.fd is None:
             return OwnedDir(os.path.join(self.path, name), None)
         with STATE_IO:
             try:
                 return OwnedDir(os.path.join(self.path, name), os.open(name, DIR_FLAGS, dir_fd=self.fd))
+            except FileNotFoundError:
+                return None
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
                     fail("state_symlink")
@@ -5729,12 +5732,17 @@ class OwnedDir:
                 pass
 
     def rmdir(self, name: str) -> None:
+        """Remove an empty subdirectory; one that is gone, or that was filled
+        again since it was emptied, stays as it is."""
         where, dir_fd = self._where(name)
         with STATE_IO:
             try:
                 os.rmdir(where, dir_fd=dir_fd)
             except FileNotFoundError:
                 pass
+            except OSError as exc:
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise
 
     def rename(self, source: str, target: str) -> None:
         self._refuse_link(source)
@@ -5898,9 +5906,18 @@ def open_root(root: str, create: bool) -> OwnedDir | None:
         return _open_root_portable(absolute, create)
 
 
+def is_query_trace(name: str) -> bool:
+    """What graphify query, path and explain write in cache/: the stamp,
+    through a temporary of to_json's shape beside it (left there for good
+    when the query is killed while it writes)."""
+    return name == STAMP_NAME or is_graphify_temp(name)
+
+
 def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
     """(symlink seen, unknown entry seen) inside cache/."""
     cache = owned.child(CACHE_NAME)
+    if cache is None:
+        return False, False
     try:
         symlink = unknown = False
         for name in cache.names():
@@ -5909,7 +5926,7 @@ def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
                 continue
             if _is_link(st):
                 symlink = True
-            elif name != STAMP_NAME or not stat.S_ISREG(st.st_mode):
+            elif not is_query_trace(name) or not stat.S_ISREG(st.st_mode):
                 unknown = True
         return symlink, unknown
     finally:
@@ -5988,22 +6005,34 @@ def _remove_graphify_temps(owned: OwnedDir) -> None:
             owned.unlink(name)
 
 
+def _remove_query_traces(owned: OwnedDir) -> None:
+    """The query stamp, the temporaries it is written through, then cache/.
+    An agent's query may write them again at any moment: a cache/ filled
+    again after it was emptied holds only what a query writes, and is left
+    for the next update."""
+    cache = owned.child(CACHE_NAME)
+    if cache is None:
+        return
+    try:
+        for name in cache.names():
+            if is_query_trace(name):
+                cache.unlink(name)
+        cache.sync()
+    finally:
+        cache.close()
+    owned.rmdir(CACHE_NAME)
+
+
 def remove_derived(owned: OwnedDir) -> None:
     """Invalidate the published graph: the receipt first, then the graph,
     the extraction, every temporary, Graphify's views of the graph, the
-    query stamp and its empty cache/."""
+    query's traces and its empty cache/."""
     for name in DERIVED_NAMES:
         owned.unlink(name)
     _remove_graphify_temps(owned)
     st = owned.lstat(CACHE_NAME)
     if st is not None and stat.S_ISDIR(st.st_mode) and not _is_link(st):
-        cache = owned.child(CACHE_NAME)
-        try:
-            cache.unlink(STAMP_NAME)
-            cache.sync()
-        finally:
-            cache.close()
-        owned.rmdir(CACHE_NAME)
+        _remove_query_traces(owned)
     owned.sync()
 
 
