@@ -5798,13 +5798,34 @@ def is_loose(st: os.stat_result) -> bool:
     return bool(st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)) or st.st_uid != os.geteuid()
 
 
-def refuse_loose_root(st: os.stat_result) -> None:
-    """An existing root that another local user could write into would let
-    them plant a lock or a name that blocks every update, or race Graphify's
-    own write: it is refused, on POSIX.  On Windows the directory's ACL is
-    the operator's."""
-    if is_loose(st):
-        fail("state_permissions")
+# Group and others: none may read, search or write the root.
+ROOT_OTHERS_BITS = 0o077
+
+
+def is_exposed_root(st: os.stat_result) -> bool:
+    """Whether another local user could reach into this root: write into it
+    (plant a lock or a name that blocks every update, race Graphify's own
+    write), or read or search it (Graphify's viewer pages and query stamp
+    are written with the caller's umask: only the root's mode keeps them
+    private), or own it."""
+    return bool(st.st_mode & ROOT_OTHERS_BITS) or st.st_uid != os.geteuid()
+
+
+def _root_is_empty(fd: int | str) -> bool:
+    return not os.listdir(fd)
+
+
+def is_empty_root_to_take(st: os.stat_result, listed: int | str) -> bool:
+    """Refuse an existing root that is exposed (POSIX), unless it is an
+    empty directory of the user's own, such as mkdir makes under umask 022:
+    it holds nothing to keep private yet, and the adapter takes it as it
+    would a missing root (True).  On Windows the directory's ACL is the
+    operator's."""
+    if not is_exposed_root(st):
+        return False
+    if st.st_uid == os.geteuid() and _root_is_empty(listed):
+        return True
+    fail("state_permissions")
 
 
 def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
@@ -5842,8 +5863,10 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
                 raise
             os.close(fd)
             fd = child
-        if not created:
-            refuse_loose_root(os.fstat(fd))
+        if not created and is_empty_root_to_take(os.fstat(fd), fd):
+            if not create:
+                return None
+            os.fchmod(fd, 0o700)
         owned, fd = OwnedDir(path, fd, created), -1
         return owned
     finally:
@@ -5890,15 +5913,19 @@ def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
         st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         fail("state_access")
-    if not created and os.name == "posix":
-        refuse_loose_root(st)
+    if not created and os.name == "posix" and is_empty_root_to_take(st, path):
+        if not create:
+            return None
+        os.chmod(path, 0o700)
     return OwnedDir(path, None, created)
 
 
 def open_root(root: str, create: bool) -> OwnedDir | None:
     """Open the state root, refusing a symlink or junction in any component.
-    None when it does not exist and ``create`` is false.  The path is not
-    normalized first: '..' after a symlink must meet the symlink."""
+    None when it does not exist, or is an empty directory of the user's that
+    others may reach, and ``create`` is false.  ``create`` makes the one, or
+    sets the other to 0700.  The path is not normalized first: '..' after a
+    symlink must meet the symlink."""
     with STATE_IO:
         absolute = root if os.path.isabs(root) else os.path.join(os.getcwd(), root)
         if SUPPORTS_DIR_FD:
