@@ -240,6 +240,7 @@ class TestRealGraphify(TempDirTestCase):
         self.assertResult(self.rebuild(), "built")
         self.assertEqual(self.entries(), PUBLISHED)
 
+    @unittest.skipUnless(os.name == "posix", "the query is killed with SIGKILL")
     def test_a_query_killed_in_its_write_blocks_nothing(self) -> None:
         self.assertResult(self.project(fixture()), "built")
         kill_a_query_in_its_write(os.path.join(self.state, "graph.json"))
