@@ -5929,14 +5929,17 @@ class OwnedDir:
         if st is not None and _is_link(st):
             fail("state_symlink")
 
-    def child(self, name: str) -> OwnedDir:
-        """Open a subdirectory without following a symlink."""
+    def child(self, name: str) -> OwnedDir | None:
+        """Open a subdirectory without following a symlink; None when it
+        is gone (an update removed it since the listing)."""
         self._refuse_link(name)
         if self.fd is None:
             return OwnedDir(os.path.join(self.path, name), None)
         with STATE_IO:
             try:
                 return OwnedDir(os.path.join(self.path, name), os.open(name, DIR_FLAGS, dir_fd=self.fd))
+            except FileNotFoundError:
+                return None
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR):
                     fail("state_symlink")
@@ -6007,12 +6010,17 @@ class OwnedDir:
                 pass
 
     def rmdir(self, name: str) -> None:
+        """Remove an empty subdirectory; one that is gone, or that was filled
+        again since it was emptied, stays as it is."""
         where, dir_fd = self._where(name)
         with STATE_IO:
             try:
                 os.rmdir(where, dir_fd=dir_fd)
             except FileNotFoundError:
                 pass
+            except OSError as exc:
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                    raise
 
     def rename(self, source: str, target: str) -> None:
         self._refuse_link(source)
@@ -6068,13 +6076,34 @@ def is_loose(st: os.stat_result) -> bool:
     return bool(st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)) or st.st_uid != os.geteuid()
 
 
-def refuse_loose_root(st: os.stat_result) -> None:
-    """An existing root that another local user could write into would let
-    them plant a lock or a name that blocks every update, or race Graphify's
-    own write: it is refused, on POSIX.  On Windows the directory's ACL is
-    the operator's."""
-    if is_loose(st):
-        fail("state_permissions")
+# Group and others: none may read, search or write the root.
+ROOT_OTHERS_BITS = 0o077
+
+
+def is_exposed_root(st: os.stat_result) -> bool:
+    """Whether another local user could reach into this root: write into it
+    (plant a lock or a name that blocks every update, race Graphify's own
+    write), or read or search it (Graphify's viewer pages and query stamp
+    are written with the caller's umask: only the root's mode keeps them
+    private), or own it."""
+    return bool(st.st_mode & ROOT_OTHERS_BITS) or st.st_uid != os.geteuid()
+
+
+def _root_is_empty(fd: int | str) -> bool:
+    return not os.listdir(fd)
+
+
+def is_empty_root_to_take(st: os.stat_result, listed: int | str) -> bool:
+    """Refuse an existing root that is exposed (POSIX), unless it is an
+    empty directory of the user's own, such as mkdir makes under umask 022:
+    it holds nothing to keep private yet, and the adapter takes it as it
+    would a missing root (True).  On Windows the directory's ACL is the
+    operator's."""
+    if not is_exposed_root(st):
+        return False
+    if st.st_uid == os.geteuid() and _root_is_empty(listed):
+        return True
+    fail("state_permissions")
 
 
 def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
@@ -6112,8 +6141,10 @@ def _open_root_posix(path: str, create: bool) -> OwnedDir | None:
                 raise
             os.close(fd)
             fd = child
-        if not created:
-            refuse_loose_root(os.fstat(fd))
+        if not created and is_empty_root_to_take(os.fstat(fd), fd):
+            if not create:
+                return None
+            os.fchmod(fd, 0o700)
         owned, fd = OwnedDir(path, fd, created), -1
         return owned
     finally:
@@ -6160,15 +6191,19 @@ def _open_root_portable(path: str, create: bool) -> OwnedDir | None:
         st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         fail("state_access")
-    if not created and os.name == "posix":
-        refuse_loose_root(st)
+    if not created and os.name == "posix" and is_empty_root_to_take(st, path):
+        if not create:
+            return None
+        os.chmod(path, 0o700)
     return OwnedDir(path, None, created)
 
 
 def open_root(root: str, create: bool) -> OwnedDir | None:
     """Open the state root, refusing a symlink or junction in any component.
-    None when it does not exist and ``create`` is false.  The path is not
-    normalized first: '..' after a symlink must meet the symlink."""
+    None when it does not exist, or is an empty directory of the user's that
+    others may reach, and ``create`` is false.  ``create`` makes the one, or
+    sets the other to 0700.  The path is not normalized first: '..' after a
+    symlink must meet the symlink."""
     with STATE_IO:
         absolute = root if os.path.isabs(root) else os.path.join(os.getcwd(), root)
         if SUPPORTS_DIR_FD:
@@ -6176,9 +6211,18 @@ def open_root(root: str, create: bool) -> OwnedDir | None:
         return _open_root_portable(absolute, create)
 
 
+def is_query_trace(name: str) -> bool:
+    """What graphify query, path and explain write in cache/: the stamp,
+    through a temporary of to_json's shape beside it (left there for good
+    when the query is killed while it writes)."""
+    return name == STAMP_NAME or is_graphify_temp(name)
+
+
 def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
     """(symlink seen, unknown entry seen) inside cache/."""
     cache = owned.child(CACHE_NAME)
+    if cache is None:
+        return False, False
     try:
         symlink = unknown = False
         for name in cache.names():
@@ -6187,7 +6231,7 @@ def _scan_cache(owned: OwnedDir) -> tuple[bool, bool]:
                 continue
             if _is_link(st):
                 symlink = True
-            elif name != STAMP_NAME or not stat.S_ISREG(st.st_mode):
+            elif not is_query_trace(name) or not stat.S_ISREG(st.st_mode):
                 unknown = True
         return symlink, unknown
     finally:
@@ -6266,22 +6310,34 @@ def _remove_graphify_temps(owned: OwnedDir) -> None:
             owned.unlink(name)
 
 
+def _remove_query_traces(owned: OwnedDir) -> None:
+    """The query stamp, the temporaries it is written through, then cache/.
+    An agent's query may write them again at any moment: a cache/ filled
+    again after it was emptied holds only what a query writes, and is left
+    for the next update."""
+    cache = owned.child(CACHE_NAME)
+    if cache is None:
+        return
+    try:
+        for name in cache.names():
+            if is_query_trace(name):
+                cache.unlink(name)
+        cache.sync()
+    finally:
+        cache.close()
+    owned.rmdir(CACHE_NAME)
+
+
 def remove_derived(owned: OwnedDir) -> None:
     """Invalidate the published graph: the receipt first, then the graph,
     the extraction, every temporary, Graphify's views of the graph, the
-    query stamp and its empty cache/."""
+    query's traces and its empty cache/."""
     for name in DERIVED_NAMES:
         owned.unlink(name)
     _remove_graphify_temps(owned)
     st = owned.lstat(CACHE_NAME)
     if st is not None and stat.S_ISDIR(st.st_mode) and not _is_link(st):
-        cache = owned.child(CACHE_NAME)
-        try:
-            cache.unlink(STAMP_NAME)
-            cache.sync()
-        finally:
-            cache.close()
-        owned.rmdir(CACHE_NAME)
+        _remove_query_traces(owned)
     owned.sync()
 
 

@@ -434,3 +434,70 @@ def umask(value: int) -> Iterator[None]:
         yield
     finally:
         os.umask(previous)
+
+
+# What graphify query, path and explain do after they answer: Graphify's own
+# _touch_query_stamp, which writes cache/last_query_stamp beside the graph
+# through a cache/.gfy-XXXXXXXX.tmp.  The loop runs it until its stdin
+# closes (or the bound), then prints how many stamps it wrote.
+QUERY_STAMP_LOOP = """
+import select, sys
+from graphify.cli import _touch_query_stamp
+graph, bound = sys.argv[1], int(sys.argv[2])
+print("ready", flush=True)
+count = 0
+while count < bound and not select.select([sys.stdin], [], [], 0)[0]:
+    _touch_query_stamp(graph)
+    count += 1
+print(count, flush=True)
+"""
+# The same stamp, the query killed inside its write: the temporary is
+# written, and SIGKILL comes where it would be given its mode, before the
+# rename.
+KILLED_QUERY = """
+import os, signal, sys
+from graphify.cli import _touch_query_stamp
+os.chmod = lambda *args, **kwargs: os.kill(os.getpid(), signal.SIGKILL)
+_touch_query_stamp(sys.argv[1])
+"""
+
+
+@contextmanager
+def queries_running(graph: str, bound: int = 10**7) -> Iterator[Callable[[], int]]:
+    """Graphify's stamp written in a loop, by a child process, while the
+    body runs; yields what stops the loop and says how many it wrote."""
+    child = subprocess.Popen(
+        [sys.executable, "-I", "-c", QUERY_STAMP_LOOP, graph, str(bound)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+    )
+    assert child.stdin is not None and child.stdout is not None
+    written: list[int] = []
+
+    def stop() -> int:
+        if not written:
+            child.stdin.close()  # type: ignore[union-attr]
+            written.append(int(child.stdout.read()))  # type: ignore[union-attr]
+            child.wait(timeout=60)
+        return written[0]
+
+    try:
+        # Once it is ready, a stamp is being written at every moment.
+        if child.stdout.readline() != "ready\n":
+            raise AssertionError("the query loop did not start: is Graphify installed?")
+        yield stop
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait(timeout=60)
+
+
+def kill_a_query_in_its_write(graph: str) -> None:
+    """Leave what a query killed inside its write leaves: cache/.gfy-*.tmp."""
+    completed = subprocess.run(
+        [sys.executable, "-I", "-c", KILLED_QUERY, graph], capture_output=True, env=child_env(), timeout=60
+    )
+    if completed.returncode != -signal.SIGKILL:
+        raise AssertionError(f"the query was not killed in its write: {completed.stderr[-300:]!r}")

@@ -23,7 +23,9 @@ handling it, as a library that wraps its errors does).  ``race``
 acts right after the K-th step (1 by default) with that label has run or
 failed: it replaces ROOT/NAME
 with a symlink to PATH or, with no NAME, moves ROOT aside (to ROOT +
-".moved") and puts a symlink to PATH in its place.  ``portable`` runs the path-based
+".moved") and puts a symlink to PATH in its place; with "query": GRAPH
+instead, an agent's query writes its stamp beside GRAPH there, as
+Graphify's _touch_query_stamp does.  ``portable`` runs the path-based
 (Windows) directory code instead of the descriptor-relative one.  With ``trace``
 the steps are written there at the end, each file descriptor named by what
 it opened ("dir:" for a directory).
@@ -79,6 +81,9 @@ class Faults:
         if self.race["nth"] > 0:
             return
         plan, self.race = self.race, None
+        if plan.get("query"):
+            standin_graphify.touch_query_stamp(plan["query"])
+            return
         root = plan["root"]
         if plan.get("link"):
             victim = os.path.join(root, plan["link"])

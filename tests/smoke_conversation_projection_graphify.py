@@ -24,6 +24,8 @@ from cp_testlib import (
     child_env,
     cp,
     fixture,
+    kill_a_query_in_its_write,
+    queries_running,
     run_module,
     summary,
 )
@@ -218,6 +220,35 @@ class TestRealGraphify(TempDirTestCase):
             self.assertTrue(stat.S_ISREG(os.lstat(os.path.join(self.state, name)).st_mode), name)
         self.assertResult(self.verify(), "verified")
         self.assertResult(run_module(["--state-root", self.state, "--dry-run"], env=self.env), "checked")
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+
+    @unittest.skipUnless(os.name == "posix", "the query loop polls its stdin with select")
+    def test_updates_while_an_agent_queries(self) -> None:
+        """Graphify's own stamp writer, as query, path and explain run it, in
+        a loop in a child process while the owner rebuilds 30 times: each
+        rebuild, --verify and dry run answers as it would alone; once the
+        queries stop, the next rebuild leaves only the published files."""
+        self.assertResult(self.project(fixture()), "built")
+        dry_run = ["--state-root", self.state, "--selection", self.write_selection(fixture()), "--dry-run"]
+        with queries_running(os.path.join(self.state, "graph.json")) as stop:
+            for _ in range(30):
+                self.assertResult(self.rebuild(), "built")
+                self.assertResult(self.verify(), "verified")
+                self.assertResult(run_module(dry_run, env=self.env), "checked")
+            self.assertGreater(stop(), 0)
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(self.entries(), PUBLISHED)
+
+    @unittest.skipUnless(os.name == "posix", "the query is killed with SIGKILL")
+    def test_a_query_killed_in_its_write_blocks_nothing(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        kill_a_query_in_its_write(os.path.join(self.state, "graph.json"))
+        (left,) = os.listdir(os.path.join(self.state, "cache"))
+        self.assertTrue(cp.is_graphify_temp(left), left)
+        self.assertResult(self.verify(), "verified")
+        dry_run = ["--state-root", self.state, "--selection", self.write_selection(fixture()), "--dry-run"]
+        self.assertResult(run_module(dry_run, env=self.env), "checked")
         self.assertResult(self.rebuild(), "built")
         self.assertEqual(self.entries(), PUBLISHED)
 

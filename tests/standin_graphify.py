@@ -9,11 +9,12 @@ make it fail in each way the adapter must handle.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import SimpleNamespace
 from typing import Any
 
@@ -74,6 +75,28 @@ def _noise(text: str) -> None:
     os.write(2, text.encode() + b"\n")
 
 
+def write_atomically(path: str, write: Callable[[Any], Any]) -> None:
+    """As Graphify's _atomic_replace writes: a random .gfy-*.tmp beside the
+    destination, given a mode from the umask, then renamed onto it."""
+    real = os.path.realpath(path)
+    os.makedirs(os.path.dirname(real), exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".gfy-", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        write(handle)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temp, 0o666 & ~umask)
+    os.replace(temp, real)
+
+
+def touch_query_stamp(graph_path: str) -> None:
+    """What graphify query, path and explain do once they answered
+    (Graphify's _touch_query_stamp): cache/last_query_stamp beside the
+    graph, written atomically; a failure is silent."""
+    with contextlib.suppress(Exception):
+        write_atomically(os.path.join(os.path.dirname(graph_path), "cache", "last_query_stamp"), lambda h: h.write("1"))
+
+
 def make_loader(mode: str = "ok") -> Any:
     if mode not in MODES:
         raise ValueError(mode)
@@ -126,16 +149,9 @@ def make_loader(mode: str = "ok") -> Any:
             "hyperedges": [],
             "built_at_commit": built_at_commit,
         }
-        real = os.path.realpath(output_path)
-        os.makedirs(os.path.dirname(real), exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".gfy-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, separators=(",", ":"), ensure_ascii=False)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)
-        os.replace(temp, real)
+        write_atomically(output_path, lambda h: json.dump(data, h, separators=(",", ":"), ensure_ascii=False))
         if mode == "leave-gfy":
+            real = os.path.realpath(output_path)
             stray_fd, _stray = tempfile.mkstemp(dir=os.path.dirname(real), prefix=".gfy-", suffix=".tmp")
             os.close(stray_fd)
         return True

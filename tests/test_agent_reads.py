@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import string
 import sys
 import unittest
@@ -20,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cp_testlib
 import secret_samples
 from cp_testlib import (
+    CAN_SYMLINK,
     REQUIRE_DEV_TOOLS,
     ROOT,
     TempDirTestCase,
@@ -28,9 +30,11 @@ from cp_testlib import (
     children_cpu_seconds,
     cp,
     encode,
+    fixture,
     resource,
     run_module,
     selection,
+    snapshot_tree,
     summary,
 )
 
@@ -742,3 +746,59 @@ class TestOneVerdictUnderEveryPython(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestQueriesWhileTheOwnerUpdates(TempDirTestCase):
+    """graphify query, path and explain write cache/last_query_stamp through
+    a cache/.gfy-XXXXXXXX.tmp beside it (Graphify's replace fallback through
+    .gfy-replace-*.tmp): a query killed in that write leaves its temporary,
+    which no run may trip over and the next update removes."""
+
+    LEFT_BY_QUERIES = (".gfy-k3_Xq9zA.tmp", ".gfy-replace-ab12CD34.tmp", ".gfy-replace-bak-0_9azAZ.tmp")
+
+    def plant(self, names: list[str]) -> str:
+        cache = os.path.join(self.state, "cache")
+        os.makedirs(cache, exist_ok=True)
+        for name in names:
+            with open(os.path.join(cache, name), "w") as handle:
+                handle.write("1777000000.0")
+        return cache
+
+    def dry_run(self) -> cp_testlib.Result:
+        return run_module(["--state-root", self.state, "--selection", self.write_selection(fixture()), "--dry-run"])
+
+    def test_what_a_killed_query_leaves_blocks_nothing(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        published = self.entries()
+        for left in [[name] for name in self.LEFT_BY_QUERIES] + [["last_query_stamp", *self.LEFT_BY_QUERIES]]:
+            with self.subTest(left=left):
+                self.plant(left)
+                before = snapshot_tree(self.state)
+                self.assertResult(self.verify(), "verified")
+                self.assertResult(self.dry_run(), "checked")
+                self.assertEqual(snapshot_tree(self.state), before)
+                self.assertResult(self.rebuild(), "built")
+                self.assertEqual(self.entries(), published)
+
+    def test_other_names_in_cache_are_still_refused(self) -> None:
+        self.assertResult(self.project(fixture()), "built")
+        others = [".gfy-.tmp", ".gfy-a.b.tmp", ".gfy-abcdefgh", "gfy-abcdefgh.tmp", ".gfy-abcdefgh.tmp.1"]
+        others += [".gfy-replace-.tmp", ".gfy-" + "a" * 65 + ".tmp", "last_query_stamp.tmp", "notes.txt"]
+        for name in others:
+            with self.subTest(name=name):
+                cache = self.plant([name])
+                before = snapshot_tree(self.state)
+                for run in (self.verify, self.rebuild, self.dry_run):
+                    self.assertResult(run(), "state_unknown_entry")
+                self.assertEqual(snapshot_tree(self.state), before)
+                shutil.rmtree(cache)
+        # The shape, but not a regular file.
+        os.makedirs(os.path.join(self.state, "cache", self.LEFT_BY_QUERIES[0]))
+        self.assertResult(self.rebuild(), "state_unknown_entry")
+        shutil.rmtree(os.path.join(self.state, "cache"))
+        if CAN_SYMLINK:
+            self.plant([])
+            os.symlink(
+                os.path.join(self.state, "graph.json"), os.path.join(self.state, "cache", self.LEFT_BY_QUERIES[0])
+            )
+            self.assertResult(self.rebuild(), "state_symlink")

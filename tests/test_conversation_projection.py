@@ -1763,7 +1763,7 @@ class TestLifecycle(TempDirTestCase):
     def test_rebuild_with_no_state(self) -> None:
         self.assertResult(self.rebuild(), "state_missing")
         self.assertFalse(os.path.exists(self.state))
-        os.mkdir(self.state)
+        os.mkdir(self.state, 0o700)
         # An update that got past the ownership checks withdrew (nothing, here).
         self.assertResult(self.rebuild(), "state_missing", withdrawn=True)
         self.assertEqual(self.entries(), [])
@@ -1851,12 +1851,11 @@ class TestOwnedDirectory(TempDirTestCase):
             for name in os.listdir(state):
                 self.assertEqual(stat.S_IMODE(os.stat(os.path.join(state, name)).st_mode), 0o600, name)
 
-    def assert_cache_refused(self, planted: bool) -> None:
+    def assert_every_run_refused(self) -> None:
         """Every run that reads the directory answers state_permissions and
-        leaves cache/ as it is, read or removed by none; with cache/ back to
-        0700 the next update reads it (unknown entry) or removes it."""
+        changes nothing in it, the root's own mode included."""
         later = self.write_selection(dict(fixture(), revision=2), "later.json")
-        before = snapshot_tree(self.state)
+        before = (os.stat(self.state).st_mode, snapshot_tree(self.state))
         runs = {
             "rebuild": self.rebuild,
             "update": lambda: self.run_cli(["--state-root", self.state, "--selection", later], "ok"),
@@ -1867,7 +1866,13 @@ class TestOwnedDirectory(TempDirTestCase):
         for name, action in runs.items():
             with self.subTest(name):
                 self.assertResult(action(), "state_permissions")
-                self.assertEqual(snapshot_tree(self.state), before)
+                self.assertEqual((os.stat(self.state).st_mode, snapshot_tree(self.state)), before)
+
+    def assert_cache_refused(self, planted: bool) -> None:
+        """Every run answers state_permissions and leaves cache/ as it is,
+        read or removed by none; with cache/ back to 0700 the next update
+        reads it (unknown entry) or removes it."""
+        self.assert_every_run_refused()
         os.chmod(os.path.join(self.state, "cache"), 0o700)
         os.chown(os.path.join(self.state, "cache"), os.geteuid(), os.getegid())
         if planted:
@@ -1875,6 +1880,63 @@ class TestOwnedDirectory(TempDirTestCase):
         else:
             self.assertResult(self.rebuild(), "built")
             self.assertNotIn("cache", self.entries())
+
+    def test_a_root_others_may_read_or_search_is_refused(self) -> None:
+        """Graphify writes its viewer pages and query stamp with the caller's
+        umask: only the root's mode keeps other users from reading them."""
+        if os.name != "posix":
+            self.skipTest("POSIX modes")
+        self.built()
+        for mode in (0o755, 0o750, 0o704, 0o701, 0o710, 0o740, 0o2750):
+            with self.subTest(mode=oct(mode)):
+                os.chmod(self.state, mode)
+                self.assert_every_run_refused()
+                self.assertEqual(stat.S_IMODE(os.stat(self.state).st_mode), mode)
+        os.chmod(self.state, 0o700)
+        self.assertResult(self.rebuild(), "built")
+        self.assertEqual(stat.S_IMODE(os.stat(self.state).st_mode), 0o700)
+
+    def test_an_empty_directory_the_user_made_is_made_private_by_its_first_update(self) -> None:
+        """mkdir under umask 022 (or 027, or 000): the runs that write
+        nothing take it for the missing root it stands for and leave its
+        mode; the first update whose selection passed sets it to 0700."""
+        if os.name != "posix":
+            self.skipTest("POSIX modes")
+        path = self.write_selection(fixture())
+        bad = self.write_selection(b"{", "bad.json")
+        for mask in (0o022, 0o027, 0o000):
+            state = os.path.join(self.tmp, f"made-{mask:o}")
+            with umask(mask):
+                os.mkdir(state)
+            mode = 0o777 & ~mask
+            with self.subTest(mask=oct(mask)):
+                for args, code in (
+                    (["--selection", path, "--dry-run"], "checked"),
+                    (["--verify"], "state_missing"),
+                    ([], "state_missing"),
+                    (["--selection", bad], "selection_malformed"),
+                ):
+                    self.assertResult(self.run_cli(["--state-root", state, *args], "ok"), code)
+                    self.assertEqual((stat.S_IMODE(os.stat(state).st_mode), os.listdir(state)), (mode, []))
+                self.assertResult(self.project(fixture(), state=state), "built")
+                self.assertEqual(stat.S_IMODE(os.stat(state).st_mode), 0o700)
+                for name in os.listdir(state):
+                    self.assertEqual(stat.S_IMODE(os.stat(os.path.join(state, name)).st_mode), 0o600, name)
+                self.assertResult(self.verify(state), "verified")
+
+    def test_a_directory_the_user_made_is_taken_only_while_empty(self) -> None:
+        """Anything in it, even what a killed first run leaves, and the
+        root stays refused, as it was."""
+        if os.name != "posix":
+            self.skipTest("POSIX modes")
+        for name in ("notes.txt", "state.json.tmp", ".gfy-abcd1234.tmp"):
+            with self.subTest(name):
+                os.mkdir(self.state, 0o755)
+                with open(os.path.join(self.state, name), "w") as handle:
+                    handle.write("mine")
+                self.assert_every_run_refused()
+                self.assertEqual(stat.S_IMODE(os.stat(self.state).st_mode), 0o755)
+                shutil.rmtree(self.state)
 
     def make_cache(self, mode: int, planted: bool) -> None:
         cache = os.path.join(self.state, "cache")
@@ -1941,7 +2003,7 @@ class TestOwnedDirectory(TempDirTestCase):
         self.assertResult(self.project(fixture()), "state_access")
 
     def test_first_use_must_be_empty(self) -> None:
-        os.mkdir(self.state)
+        os.mkdir(self.state, 0o700)
         for name in ("notes.txt", "archive", "state.json.bak"):
             with self.subTest(name):
                 with open(os.path.join(self.state, name), "w") as handle:
@@ -1958,7 +2020,7 @@ class TestOwnedDirectory(TempDirTestCase):
         """Only .tmp twins and Graphify temporaries and no lock: all that a
         first run killed before its commit can leave.  The next first-use
         update clears and builds."""
-        os.mkdir(self.state)
+        os.mkdir(self.state, 0o700)
         leftovers = (
             "state.json.tmp",
             "extraction.json.tmp",
@@ -1980,7 +2042,7 @@ class TestOwnedDirectory(TempDirTestCase):
         (or another tool's): state_not_empty, and every byte stays."""
         for name in ("extraction.json", "graph.json", "receipt.json", "cache"):
             with self.subTest(name):
-                os.mkdir(self.state)
+                os.mkdir(self.state, 0o700)
                 if name == "cache":
                     os.mkdir(os.path.join(self.state, name))
                     with open(os.path.join(self.state, name, "last_query_stamp"), "w") as handle:
@@ -2001,7 +2063,7 @@ class TestOwnedDirectory(TempDirTestCase):
                 shutil.rmtree(self.state)
 
     def test_first_use_with_owned_leftovers_and_a_lock_is_locked(self) -> None:
-        os.mkdir(self.state)
+        os.mkdir(self.state, 0o700)
         for name in ("state.json.tmp", "projection.lock"):
             with open(os.path.join(self.state, name), "w") as handle:
                 handle.write("1\n")
@@ -2197,7 +2259,7 @@ class TestOwnedDirectory(TempDirTestCase):
         cannot account for, as graph.json there would: state_not_empty."""
         for name in ("graph.html", "GRAPH_TREE.html"):
             with self.subTest(name):
-                os.mkdir(self.state)
+                os.mkdir(self.state, 0o700)
                 with open(os.path.join(self.state, name), "w") as handle:
                     handle.write("someone's graph")
                 before = snapshot_tree(self.state)
@@ -2321,7 +2383,7 @@ class TestLock(TempDirTestCase):
         self.assertResult(self.rebuild(), "built")
 
     def test_lock_on_a_first_use_directory(self) -> None:
-        os.mkdir(self.state)
+        os.mkdir(self.state, 0o700)
         with open(os.path.join(self.state, "projection.lock"), "w") as handle:
             handle.write("1\n")
         self.assertResult(self.project(fixture()), "state_locked")
@@ -2342,7 +2404,7 @@ class TestLock(TempDirTestCase):
                 self.assertNotIn("projection.lock", self.entries())
 
     def owned_empty_state(self) -> cp.OwnedDir:
-        os.mkdir(self.state)
+        os.mkdir(self.state, 0o700)
         owned = cp.open_root(self.state, create=False)
         assert owned is not None
         self.addCleanup(owned.close)
@@ -3404,7 +3466,7 @@ class TestOwnedNamesOfOtherKinds(TempDirTestCase):
         self.assertResult(self.rebuild(), "built")
 
     def test_a_cache_that_is_not_a_directory_is_an_unknown_entry(self) -> None:
-        os.mkdir(self.state)
+        os.mkdir(self.state, 0o700)
         with open(os.path.join(self.state, "cache"), "w") as handle:
             handle.write("my notes")
         before = snapshot_tree(self.state)

@@ -706,6 +706,29 @@ class TestConcurrency(Lifecycle):
         revisions = list(range(1, 9))
         self.check(self.start_all(revisions, self.state), revisions)
 
+    def test_a_query_that_writes_again_while_the_update_empties_cache(self) -> None:
+        """An agent's query writes its stamp again right after the update
+        removed the one before, or right after it removed cache/: the update
+        answers as without the query, and the cache/ the query filled is
+        left as it wrote it, accepted, and removed by the next update."""
+        for after in ("unlink:last_query_stamp", "rmdir:cache"):
+            with self.subTest(after=after):
+                self.fresh()
+                graph = os.path.join(self.state, "graph.json")
+                standin_graphify.touch_query_stamp(graph)
+                race = {"after": after, "query": graph}
+                completed = run_faulty(
+                    {"at": None, "race": race}, ["--state-root", self.state, "--selection", self.second]
+                )
+                self.assertResult(Result(completed), "built")
+                self.assertEqual(self.entries(), sorted([*PUBLISHED, "cache"]))
+                self.assertEqual(os.listdir(os.path.join(self.state, "cache")), ["last_query_stamp"])
+                for name in PUBLISHED:
+                    self.assertEqual(self.read(name), self.new[name], name)
+                self.assertResult(self.verify(), "verified")
+                self.assertResult(self.rebuild(), "built")
+                self.assertEqual(self.entries(), PUBLISHED)
+
 
 class TestHostileFilesystem(Lifecycle):
     def small_tmpfs(self) -> str:
@@ -1051,7 +1074,7 @@ class TestLeakSweep(TempDirTestCase):
     def test_no_sentinel_escapes_on_any_code(self) -> None:
         s = self.SENTINEL
         root = os.path.join(self.tmp, f"{s}-root")
-        os.mkdir(root)
+        os.mkdir(root, 0o700)
         good = selection(
             1,
             [
@@ -1118,7 +1141,7 @@ class TestLeakSweep(TempDirTestCase):
         record(run_standin(["--state-root", built_state, "--selection", good_path]))
         record(run_standin(["--state-root", state("missing-state")]))
         not_empty = state("not-empty")
-        os.mkdir(not_empty)
+        os.mkdir(not_empty, 0o700)
         with open(os.path.join(not_empty, f"{s}.txt"), "w") as handle:
             handle.write(s)
         record(run_standin(["--state-root", not_empty, "--selection", good_path]))

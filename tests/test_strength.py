@@ -146,7 +146,7 @@ class TestPathMaxAllowance(TempDirTestCase):
         at_limit = self.root_of_length(FALLBACK_PATH_MAX - GRAPHIFY_ALLOWANCE, "c")
         below = self.root_of_length(FALLBACK_PATH_MAX - GRAPHIFY_ALLOWANCE - 1, "d")
         os.mkdir(at_limit)
-        os.mkdir(below)
+        os.mkdir(below, 0o700)
         with mock.patch.object(cp.os, "fpathconf", unknown):
             with self.assertRaises(cp.ProjectionError) as caught:
                 cp.open_root(at_limit, create=False)
@@ -360,7 +360,7 @@ class TestLockShortWrite(TempDirTestCase):
             yield cut
 
     def test_acquire_refuses_and_removes_the_lock(self) -> None:
-        os.mkdir(self.state)
+        os.mkdir(self.state, 0o700)
         owned = cp.open_root(self.state, create=False)
         assert owned is not None
         self.addCleanup(owned.close)
@@ -400,7 +400,7 @@ class TestPortableLinkAndAccessChecks(TempDirTestCase):
             handle.write(b"outside")
 
     def opened(self) -> cp.OwnedDir:
-        os.makedirs(self.state, exist_ok=True)
+        os.makedirs(self.state, 0o700, exist_ok=True)
         owned = cp.open_root(self.state, create=False)
         assert owned is not None and owned.fd is None
         self.addCleanup(owned.close)
@@ -556,7 +556,7 @@ class TestLinkSwappedIn(TempDirTestCase):
 
     @unittest.skipUnless(CAN_SYMLINK and cp.SUPPORTS_DIR_FD, "needs symlinks and descriptor-relative opens")
     def test_a_subdirectory_that_became_a_link(self) -> None:
-        os.makedirs(self.state)
+        os.makedirs(self.state, 0o700)
         owned = cp.open_root(self.state, create=False)
         assert owned is not None and owned.fd is not None
         self.addCleanup(owned.close)
