@@ -2987,5 +2987,36 @@ class TestFreshProcess(unittest.TestCase):
                         self.assertNotIn(piece.encode(), done.stdout + done.stderr)
 
 
+class TestWordsAboutASecret(unittest.TestCase):
+    """Each word that makes a key name something about a secret rather than
+    the secret (password_md5, password.expiry), each judged through the gate."""
+
+    FORMS = ("db_password_{}={}", "DB_PASSWORD_{}={}", "password.{} = {}", '"password_{}": "{}"')
+    # Written out as well as read from the module: a word taken out there
+    # (size changed to sizex) fails here, and a word added there is judged
+    # here with no entry of its own.
+    WORDS = (
+        *("age", "alg", "algorithm", "arn", "audience", "bucket", "checksum", "count", "created", "digest"),
+        *("dir", "disabled", "enabled", "end", "endpoint", "env", "expiration", "expires", "expiry", "field"),
+        *("file", "filename", "fingerprint", "format", "hash", "hashed", "header", "hint", "history", "id"),
+        *("ids", "index", "indices", "issuer", "kind", "label", "len", "length", "lifetime", "limit"),
+        *("location", "manager", "max", "md5", "method", "min", "mode", "name", "names", "offset", "path"),
+        *("pattern", "policy", "pos", "position", "prefix", "prompt", "provider", "ref", "reference", "regex"),
+        *("required", "reset", "rotation", "scheme", "scope", "scopes", "sha", "sha1", "sha256", "sha512"),
+        *("size", "start", "stdin", "store", "strength", "suffix", "timeout", "ttl", "type", "updated", "uri"),
+        *("url", "urls", "usage", "var", "version"),
+    )
+
+    def test_each_word_turns_its_key_away_and_another_word_does_not(self) -> None:
+        value = password(random.Random(4))
+        for form in self.FORMS:
+            for word in sorted({*self.WORDS, *cp.ABOUT_A_SECRET}):
+                written = word.upper() if form.startswith("DB_") else word
+                with self.subTest(form=form, word=word):
+                    self.assertIsNone(cp.find_secret(form.format(written, value)))
+            with self.subTest(form=form, word="zq"):
+                self.assertIsNotNone(cp.find_secret(form.format("zq", value)))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import random
 import stat
 import sys
 import types
@@ -26,7 +25,6 @@ from unittest import mock
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cp_testlib
-import secret_samples
 import standin_graphify
 from cp_testlib import CAN_SYMLINK, TempDirTestCase, cp, encode, fixture, snapshot_tree
 
@@ -565,39 +563,6 @@ class TestLinkSwappedIn(TempDirTestCase):
         with unchecked, self.assertRaises(cp.ProjectionError) as caught:
             owned.child("cache")
         self.assertEqual(caught.exception.code, "state_symlink")
-
-
-class TestWordsAboutASecret(unittest.TestCase):
-    """Each word that makes a key name something about a secret rather than
-    the secret (password_md5, password.expiry), pinned one by one."""
-
-    FORMS = ("db_password_{}={}", "DB_PASSWORD_{}={}", "password.{} = {}", '"password_{}": "{}"')
-    # Written out, not read from the module: a word changed there (size to
-    # sizex) must fail here.
-    WORDS = (
-        *("age", "alg", "algorithm", "arn", "audience", "bucket", "checksum", "count", "created", "digest"),
-        *("dir", "disabled", "enabled", "end", "endpoint", "env", "expiration", "expires", "expiry", "field"),
-        *("file", "filename", "fingerprint", "format", "hash", "hashed", "header", "hint", "history", "id"),
-        *("ids", "index", "indices", "issuer", "kind", "label", "len", "length", "lifetime", "limit"),
-        *("location", "manager", "max", "md5", "method", "min", "mode", "name", "names", "offset", "path"),
-        *("pattern", "policy", "pos", "position", "prefix", "prompt", "provider", "ref", "reference", "regex"),
-        *("required", "reset", "rotation", "scheme", "scope", "scopes", "sha", "sha1", "sha256", "sha512"),
-        *("size", "start", "stdin", "store", "strength", "suffix", "timeout", "ttl", "type", "updated", "uri"),
-        *("url", "urls", "usage", "var", "version"),
-    )
-
-    def test_the_module_holds_exactly_these_words(self) -> None:
-        self.assertEqual(sorted(cp.ABOUT_A_SECRET), sorted(self.WORDS))
-
-    def test_each_word_turns_its_key_away_and_another_word_does_not(self) -> None:
-        value = secret_samples.password(random.Random(4))
-        for form in self.FORMS:
-            for word in self.WORDS:
-                written = word.upper() if form.startswith("DB_") else word
-                with self.subTest(form=form, word=word):
-                    self.assertIsNone(cp.find_secret(form.format(written, value)))
-            with self.subTest(form=form, word="zq"):
-                self.assertIsNotNone(cp.find_secret(form.format("zq", value)))
 
 
 if __name__ == "__main__":
