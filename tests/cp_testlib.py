@@ -6,8 +6,10 @@ import copy
 import hashlib
 import json
 import os
+import random
 import shutil
 import signal
+import string
 import subprocess
 import sys
 import tempfile
@@ -23,6 +25,9 @@ RUNNER = os.path.join(HERE, "run_with_standin.py")
 FIXTURE = os.path.join(ROOT, "fixtures", "conversation-selection.json")
 SCHEMA = os.path.join(ROOT, "fixtures", "selection.schema.json")
 sys.path[:0] = [ROOT, HERE]
+
+import secret_samples  # noqa: E402
+import standin_graphify  # noqa: E402
 
 import conversation_projection as cp  # noqa: E402
 
@@ -501,3 +506,166 @@ def kill_a_query_in_its_write(graph: str) -> None:
     )
     if completed.returncode != -signal.SIGKILL:
         raise AssertionError(f"the query was not killed in its write: {completed.stderr[-300:]!r}")
+
+
+# ---------------------------------------------------------------------------
+# Selections, states and runs the section suites share
+# ---------------------------------------------------------------------------
+
+
+def refusal_of(data: bytes | Any) -> cp.ProjectionError | None:
+    """The refusal parse_selection raises for this input, or None if accepted."""
+    raw = data if isinstance(data, bytes) else encode(data)
+    try:
+        cp.parse_selection(raw)
+    except cp.ProjectionError as error:
+        return error
+    return None
+
+
+def code_of(data: bytes | Any) -> str | None:
+    """The code parse_selection raises for this input, or None if accepted."""
+    error = refusal_of(data)
+    return None if error is None else error.code
+
+
+def minimal() -> dict[str, Any]:
+    return selection(1, [branch("parent", sources=["ref-a"]), branch("child", parent="parent", sources=["ref-a"])])
+
+
+# Runs the module's main() in a fresh process, with memory running out at
+# the places of the caller's choosing (argv[3]: module functions to replace,
+# separated by commas).
+OUT_OF_MEMORY_AT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+import conversation_projection as cp
+import standin_graphify
+
+def exhausted(*_args, **_kwargs):
+    raise MemoryError
+
+for name in sys.argv[3].split(","):
+    setattr(cp, name, exhausted)
+sys.exit(cp.main(sys.argv[4:], loader=standin_graphify.make_loader("ok")))
+"""
+
+
+def mutated(change: Any) -> dict[str, Any]:
+    value = minimal()
+    change(value)
+    return value
+
+
+def first_summary(value: dict[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = value["branches"][0]["summaries"][0]
+    return result
+
+
+_random = secret_samples.rand
+
+
+UPPER_DIGITS = secret_samples.UPPER + secret_samples.DIGITS
+ALNUM = secret_samples.ALNUM
+URLSAFE = secret_samples.URLSAFE
+HEX = secret_samples.HEX
+B64 = secret_samples.B64
+
+
+def generated_secrets(rng: random.Random) -> dict[str, str]:
+    """Secret-shaped values made at run time from random characters: never
+    real credentials, and nothing secret-shaped is committed to the tree."""
+    jwt_head = "ey" + "J" + _random(URLSAFE, 20, rng)
+    begin = "-----" + "BEGIN"
+    return {
+        "pem rsa": f"{begin} RSA PRIVATE KEY-----\nMIIE{_random(B64, 40, rng)}",
+        "pem openssh": f"{begin} OPENSSH PRIVATE KEY-----",
+        "pem plain": f"{begin} PRIVATE KEY-----",
+        "pem encrypted": f"{begin} ENCRYPTED PRIVATE KEY-----",
+        "aws akia": "AK" + "IA" + _random(UPPER_DIGITS, 16, rng),
+        "aws asia": "AS" + "IA" + _random(UPPER_DIGITS, 16, rng),
+        "aws secret": "aws_secret_access_key = " + _random(B64, 40, rng),
+        "github ghp": "gh" + "p_" + _random(ALNUM, 36, rng),
+        "github gho": "gh" + "o_" + _random(ALNUM, 36, rng),
+        "github ghu": "gh" + "u_" + _random(ALNUM, 36, rng),
+        "github ghs": "gh" + "s_" + _random(ALNUM, 36, rng),
+        "github ghr": "gh" + "r_" + _random(ALNUM, 36, rng),
+        "github pat": "github" + "_pat_" + _random(ALNUM, 22, rng) + "_" + _random(ALNUM, 59, rng),
+        "gitlab": "gl" + "pat-" + _random(URLSAFE, 20, rng),
+        "slack bot": "xo"
+        + "xb-"
+        + "-".join(_random(string.digits, 12, rng) for _ in range(2))
+        + "-"
+        + _random(ALNUM, 24, rng),
+        "slack user": "xo" + "xp-" + _random(string.digits, 12, rng) + "-" + _random(ALNUM, 24, rng),
+        "slack webhook": "https://hooks."
+        + "slack.com/services/T"
+        + _random(UPPER_DIGITS, 8, rng)
+        + "/B"
+        + _random(UPPER_DIGITS, 8, rng)
+        + "/"
+        + _random(ALNUM, 24, rng),
+        "stripe live": "sk" + "_live_" + _random(ALNUM, 24, rng),
+        "stripe restricted": "rk" + "_live_" + _random(ALNUM, 24, rng),
+        "google api": "AI" + "za" + _random(URLSAFE, 35, rng),
+        "openai": "sk" + "-proj-" + _random(ALNUM, 20, rng) + "1" + _random(URLSAFE, 30, rng),
+        "openai legacy": "sk" + "-" + _random(ALNUM, 20, rng) + "7" + _random(ALNUM, 27, rng),
+        "anthropic": "sk" + "-ant-api03-" + _random(URLSAFE, 90, rng),
+        "npm": "np" + "m_" + _random(ALNUM, 36, rng),
+        "pypi": "py" + "pi-AgEIcHlwaS5vcmc" + _random(URLSAFE, 60, rng),
+        "hugging face": "h" + "f_" + _random(string.ascii_letters, 34, rng),
+        "jwt": f"{jwt_head}.ey" + "J" + _random(URLSAFE, 30, rng) + "." + _random(URLSAFE, 43, rng),
+        "url credentials": "https://"
+        + _random(string.ascii_lowercase, 6, rng)
+        + ":"
+        + _random(ALNUM, 12, rng)
+        + "@db.example.org/x",
+        "postgres credentials": "postgres://admin:" + _random(ALNUM, 10, rng) + "@localhost:5432/app",
+        "azure": "DefaultEndpointsProtocol=https;AccountName=x;Account" + "Key=" + _random(B64, 86, rng) + "==",
+        "sendgrid": "S" + "G." + _random(URLSAFE, 22, rng) + "." + _random(URLSAFE, 43, rng),
+        "twilio": "S" + "K" + _random(HEX, 32, rng),
+        "password assignment": "password=" + _random(ALNUM, 8, rng) + "9",
+        "password colon quoted": 'password: "' + _random(ALNUM, 10, rng) + '!"',
+        "secret assignment": "secret = " + _random(ALNUM, 14, rng) + "2",
+        "api_key assignment": "api_key=" + _random(ALNUM, 20, rng) + "3",
+        "apikey json": '"apiKey": "' + _random(ALNUM, 24, rng) + '4"',
+        "token colon": "token: " + _random(ALNUM, 30, rng) + "5",
+        "client secret": "client_secret=" + _random(URLSAFE, 30, rng) + "6",
+        "auth token": "AUTH_TOKEN=" + _random(ALNUM, 16, rng) + "8",
+    }
+
+
+def accepted(value: dict[str, Any]) -> dict[str, Any]:
+    return cp.validate_selection(json.loads(encode(value)))
+
+
+def family(revision: int = 1, child_revision: int = 1, text: str = "Child summary.", **extra: Any) -> dict[str, Any]:
+    return selection(
+        revision,
+        [
+            branch("parent", sources=["ref-a"]),
+            branch(
+                "child", child_revision, parent="parent", sources=["ref-a", "ref-b"], summaries=[summary("s1", text)]
+            ),
+            branch("other"),
+        ],
+        **extra,
+    )
+
+
+DERIVED = ["extraction.json", "graph.json", "receipt.json"]
+PUBLISHED = sorted(["state.json", *DERIVED])
+
+
+def execute(args: list[str], loader: Any = None) -> tuple[int, dict[str, Any]]:
+    """The command line in this process, under the umask main() sets."""
+    with umask(0o077):
+        exit_code, line = cp.execute(args, loader or standin_graphify.make_loader("ok"))
+    return exit_code, json.loads(line)
+
+
+def later(revision: int, **extra: Any) -> dict[str, Any]:
+    value = fixture()
+    value.update(revision=revision, **extra)
+    return value
