@@ -2331,11 +2331,14 @@ _BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
 _NAME_PUNCTUATION = r"_./\-"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
+# The start of a passphrase in lower case (three words), which the judge
+# keeps after a password's key (a_passphrase).
+_JOINED_WORDS_START = r"[a-z]{3,12}+[-._][a-z]{3,12}+[-._][a-z]{3}"
 _VALUE_UNTIL_CALL = (
     r"\\?+"
     rf"(?P<value>\"(?![0-9]{{0,256}}+\")[^\"\x00\n]{_VALUE_CHARS}\""
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
-    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
+    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}]|{_JOINED_WORDS_START})"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
     rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}"
@@ -3428,6 +3431,23 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
 )
 
+# A passphrase: three to eight words of three letters or more, lower case
+# or Capitalized, one of them maybe with a digit, joined by one separator
+# (Bitwarden's and 1Password's generators: "-", ".", "_", ",").
+JOINED_WORDS_PATTERN = (
+    r"(?:[A-Z]?[a-z]{3,12}[0-9]?)(?P<sep>[-._,])[A-Z]?[a-z]{3,12}[0-9]?(?:(?P=sep)[A-Z]?[a-z]{3,12}[0-9]?){1,6}"
+)
+MAX_JOINED_WORDS_CHARS = 120
+# Words no passphrase holds: a key's, what is said about one, a host's
+# last label, a placeholder's.
+NOT_PASSPHRASE_WORDS = frozenset(
+    {word for word in (*PASSWORD_WORDS, *SECRET_WORDS, "key", "keys") if word.isascii()}
+    | {"com", "org", "net", "local", "internal", "lan", "corp", "home", "localhost", "example", "here", "your"}
+    | {"env", "environ", "config", "settings", "vault", "change", "replace", "todo", "user", "admin", "name", "file"}
+    | {"path", "url", "hash", "type", "value", "default", "from", "read", "only", "stdin"}
+)
+
+
 # Shannon entropy (bits per character) a value needs: that of a random
 # string over a 2**3 alphabet, relaxed for short values, whose entropy
 # cannot reach it (log2 of the length is its ceiling).
@@ -3588,6 +3608,11 @@ KEY_QUALIFIERS = frozenset(
         "subscription",  # Azure API Management: Ocp-Apim-Subscription-Key
     }
 )
+# "key" after one of these is a Wi-Fi network's password (WPA key,
+# wireless key), judged as one.
+PASSWORD_KEY_QUALIFIERS = frozenset(
+    {"wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"}
+)
 # "pass" after one of these is a password ("wifi pass: …", "root pass …"),
 # unlike after other prose ("boarding pass: BA2490").
 PASS_QUALIFIERS = frozenset(
@@ -3711,6 +3736,7 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "spaced_name": (SPACED_NAME_PATTERN, True, False),
     "camel_hump": (r"(?<=[a-z0-9])(?=[A-Z])", True, False),
     "not_alnum": (r"[\W_]+", False, False),
+    "passphrase": (JOINED_WORDS_PATTERN, True, False),
 }
 
 
@@ -3980,7 +4006,7 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         # A pattern (s/password=.*/password=x/): judge what it holds.
         return None, (offset + again if again else key_end), "key-assigned-again"
     if (value, password) not in scanner.value_verdicts:
-        scanner.value_verdicts[(value, password)] = _first_judgement(VALUE_JUDGEMENTS, value, password)
+        scanner.value_verdicts[(value, password)] = _judged_value(value, password)
         scanner.values_judged += 1
     decided = scanner.value_verdicts[(value, password)]
     if decided is not None:
@@ -4235,6 +4261,7 @@ def _read_words(scanner: _SecretScanner, before: str, identifier: str) -> int:
             password = False
             if word in ("key", "keys"):
                 names = previous in KEY_QUALIFIERS
+                password = previous in PASSWORD_KEY_QUALIFIERS
             elif word.endswith(("key", "keys")):
                 names = word.rstrip("s")[:-3] in KEY_QUALIFIERS
             else:
@@ -4367,8 +4394,40 @@ def why_not_a_credential(value: str, password: bool) -> str | None:
     when it is a credential rather than a word, a name, a number, a
     placeholder, a reference or data.  ``password``: the key names a
     password, so names are judged more strictly."""
-    decided = _first_judgement(VALUE_JUDGEMENTS, value, password)
+    decided = _judged_value(value, password)
     return None if decided is None else decided[1]
+
+
+def _judged_value(value: str, password: bool) -> tuple[str, str] | None:
+    """The first judgement to turn the value away, unless a shape of
+    VALUE_SHAPES keeps it first."""
+    if any(shape(value, password) for shape in VALUE_SHAPES):
+        return None
+    return _first_judgement(VALUE_JUDGEMENTS, value, password)
+
+
+def a_passphrase(value: str, password: bool) -> bool:
+    """Three or more words joined by one separator after a key that names a
+    password (cargo.pepper.camera, Olive-Tractor7-Camera): what password
+    managers and routers generate, which the judgements would read as a
+    name, a host or low entropy.  Not when a word is a key's or says
+    something about one (spring.datasource.password, read.only.name), nor a
+    host's last label (db.prod.internal), nor a placeholder."""
+    if not password or len(value) > MAX_JOINED_WORDS_CHARS:
+        return False
+    scanner = _secret_scanner()
+    if scanner.passphrase.fullmatch(value) is None:
+        return False
+    words = {word.rstrip(DIGITS) for word in scanner.not_alnum.split(value.lower())}
+    if not NOT_PASSPHRASE_WORDS.isdisjoint(words):
+        return False
+    return not _is_placeholder(scanner, value)
+
+
+# Shapes that make a value after its key a credential whatever
+# VALUE_JUDGEMENTS would say; each is given the value and whether the key
+# names a password.
+VALUE_SHAPES: tuple[Callable[[str, bool], bool], ...] = (a_passphrase,)
 
 
 def short_or_spaced(value: str, _password: bool) -> str | None:

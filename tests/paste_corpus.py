@@ -584,6 +584,11 @@ SECRET[3] = [
     ("de", "{Router_key}: {router_pw}"),
     ("en", "password is {phrase_num}"),
     ("en", "export PGPASSWORD={phrase}"),
+    ("en", "KEYCLOAK_ADMIN_PASSWORD: {phrase_cap}"),
+    ("en", "The Bitwarden passphrase for the backup disk is {phrase4}"),
+    ("de", "Kennwort für das NAS: {phrase_num}"),
+    ("en", "sudo password = {phrase_dot}"),
+    ("en", '<add key="SmtpPassword" value="{phrase_us}" />'),
 ]
 CLEAN[3] = [
     (
@@ -622,6 +627,12 @@ CLEAN[3] = [
     ("de", "{Router_key}: siehe Geräteunterseite"),
     ("en", "password is reset every 90 days by the policy"),
     ("en", 'export PGPASSWORD="$(pass show db/prod)"'),
+    ("en", "KEYCLOAK_ADMIN_PASSWORD: ${{KC_ADMIN_PASSWORD}}"),
+    ("en", "The Bitwarden passphrase for the backup disk is in the emergency kit."),
+    ("de", "Kennwort für das NAS: steht im Tresor"),
+    ("en", "sudo password = read-from-vault"),
+    ("en", "the password was reset; the new one follows the four-words-with-dashes format"),
+    ("en", "password: spring.datasource.password in application.yml"),
 ]
 
 SECRET[4] = [

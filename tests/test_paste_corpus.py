@@ -31,7 +31,7 @@ MIN_PER_SIDE = 30
 LANGUAGES = {"en", "fr", "es", "pt", "de", "nl", "pl", "ru", "zh", "ja"}
 MIN_OTHER_LANGUAGES = 3
 # Secret texts refused per class, at least (seed 39).
-FLOOR = {1: 32, 2: 2, 3: 20, 4: 4, 5: 4, 6: 24, 7: 26, 8: 44}
+FLOOR = {1: 32, 2: 2, 3: 66, 4: 4, 5: 4, 6: 24, 7: 26, 8: 44}
 # Clean texts refused per class, at most (seed 39).
 CEILING = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 2, 7: 0, 8: 14}
 
