@@ -2236,6 +2236,12 @@ PASSWORD_WORDS = (
     "has\u0142o",  # Polish
     "\u015fifre",  # Turkish
     "\u015fifresi",  # Turkish: its password
+    *(
+        "parola",
+        "parolas\u0131",
+        "parolasi",
+        "sifresi",
+    ),  # Turkish (Windows' and routers' word; typed without its letters)
     "l\u00f6senord",  # Swedish
     "salasana",  # Finnish
     "jelsz\u00f3",  # Hungarian
@@ -2327,7 +2333,7 @@ MAX_VALUE_CHARS = 256
 # and ":" are not among theirs, so that "password=password=…" cannot make
 # each key re-read the same run.  A bare value right before "(" or "[" is
 # code that fetches the secret (os.getenv(…), os.environ[…]).
-_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
+_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00\u00ab\u00bb"
 _NAME_PUNCTUATION = r"_./\-"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
@@ -2360,31 +2366,84 @@ NUMBER_ASSIGNED = (
     r"(?![\\\"'`\]*]{0,3}+[=:][ \t]{0,8}+"
     rf"(?:[0-9]++(?:[{_BARE_VALUE_END}]|\Z)|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
 )
-# "is" in English, German, French, Spanish, Italian and Portuguese prose,
-# and German "lautet" (reads).
-# The lookahead turns every other word away in one step.
-_PROSE_IS = (
-    r"(?=[IiWwAaEeLl\u00e8\u00e9])(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?|\u00e8|\u00e9"
-    r"|[Ll][Aa][Uu][Tt][Ee][Tt])"
+# The words of prose between a key and its value, one list per meaning,
+# each entry a word as written in lower case (read in any case), with its
+# language.  Sources: the words the Wi-Fi, router and password-manager
+# dialogs of each language put around their password field, and ordinary
+# grammar ("le mot de passe du wifi est …", "Hasło do wifi to …").
+# "is": what stands between a key (and the words about it) and its value.
+PROSE_IS_WORDS = (
+    *("is", "was", "are"),  # English, Dutch ("is")
+    *("ist", "lautet"),  # German
+    *("est", "c'est", "était"),  # French
+    *("es", "era"),  # Spanish, Italian, Portuguese ("era")
+    *("è",),  # Italian
+    *("é",),  # Portuguese
+    "jest",  # Polish
+    *("är",),  # Swedish
+    *("это",),  # Russian
 )
+# "is" only after the words about a key, as Polish says it ("Has\u0142o do
+# wifi to …"): right after a key, "to" is English "changed to".
+PROSE_THEN_IS_WORDS = ("to",)  # Polish
 # What may follow it before the value: "is now", "is still", "is set to",
 # "was changed to"; German "jetzt", Italian "adesso" and "ora" (now).
-_PROSE_IS_NOW = (
-    r"(?:[ \t]{1,8}+(?:[Nn][Oo][Ww]|[Ss][Tt][Ii][Ll][Ll]|[Jj][Ee][Tt][Zz][Tt]|[Aa][Dd][Ee][Ss][Ss][Oo]|[Oo][Rr][Aa]"
-    r"|(?:[Ss][Ee][Tt]|[Cc][Hh][Aa][Nn][Gg][Ee][Dd]|[Rr][Ee][Ss][Ee][Tt])[ \t]{1,8}+[Tt][Oo]))?+"
+PROSE_NOW_WORDS = ("now", "still", "jetzt", "adesso", "ora", "set to", "changed to", "reset to")
+# "of": the word that starts what a key is of or for ("the password for the
+# NAS", "le mot de passe du wifi", "Пароль от вайфая"), before up to four
+# words and "is" or ":".
+PROSE_OF_WORDS = (
+    *("for", "of", "on", "at", "to"),  # English
+    "für",  # German
+    *("di", "del", "dell", "della", "dello", "delle", "dei", "degli"),  # Italian
+    *("du", "de", "des", "pour"),  # French, Spanish ("de")
+    *("per", "para"),  # Italian; Spanish and Portuguese
+    *("do", "da", "dos", "das"),  # Portuguese, Polish ("do")
+    *("van", "voor"),  # Dutch
+    *("od", "dla"),  # Polish
+    *("till", "för"),  # Swedish
+    *("от", "для"),  # Russian
+)
+# "changed to": the word right after a key that puts its new value after it
+# ("set the password to …", "j'ai changé le mot de passe en …").
+PROSE_TO_WORDS = (
+    "to",  # English
+    "en",  # French
+    "a",  # Spanish
+    "para",  # Portuguese
+    "in",  # Dutch, Italian
+    "na",  # Polish
+    "till",  # Swedish
+    "auf",  # German
+    "на",  # Russian
 )
 
 
-# "for|of|on|at|to" (German "für", Italian "di", "del", "della") and up to
-# four words, then "is" or ":" ("the password for the NAS is …", "la
-# password di root è …").  The lookahead of what ends the words turns each
-# word that starts neither "is" nor ":" or "=" away at one look.
-_PROSE_FOR_END = r"[ \t]{0,8}+(?=[IiWwAaEeLl\u00e8\u00e9:=])(?:" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t])|[:=])"
-_PROSE_FOR = (
-    r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo]|[Ff]\u00fc[Rr]|[Dd][Ii]|[Dd][Ee][Ll]{1,2}+[AaOoEeIi]?+)"
-    + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
-    + _PROSE_FOR_END
+def _prose_words(words: Sequence[str]) -> str:
+    """The words as a pattern read in any case, longest first, after a
+    lookahead at their first letters that turns every other word away in
+    one step."""
+    ordered = sorted(words, key=len, reverse=True)
+    firsts = "".join(sorted({case for word in words for case in (word[0], word[0].upper())}))
+    spelled = (_any_case(word) if not word.isascii() else f"(?i:{word})" for word in ordered)
+    return "(?=[" + firsts + "])(?:" + "|".join(spelled).replace(" ", r"[ \t]{1,8}+") + ")"
+
+
+_PROSE_IS = _prose_words(PROSE_IS_WORDS)
+_PROSE_IS_NOW = r"(?:[ \t]{1,8}+" + _prose_words(PROSE_NOW_WORDS) + ")?+"
+
+
+# An "of" word and up to four words, then "is", ":" or a dash ("the
+# password for the NAS is …", "la password di root è …", "Пароль от базы
+# данных — …").  The lookahead of what ends the words turns each word that
+# starts none of them away at one look.
+_PROSE_FOR_END = (
+    r"[ \t]{0,8}+(?:"
+    + _prose_words(PROSE_IS_WORDS + PROSE_THEN_IS_WORDS)
+    + _PROSE_IS_NOW
+    + r"(?=[ \t])|[:=]|(?:\u2014|\u2013|-{1,2}+)(?=[ \t])|(?=\u00ab))"
 )
+_PROSE_FOR = _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?" + _PROSE_FOR_END
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
@@ -2435,13 +2494,13 @@ _ASSIGNMENT = (
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
     r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
-    r"|(?<=[ \t])(?:" + _PROSE_FOR + r"|[Tt][Oo](?=[ \t])"
+    r"|(?<=[ \t])(?:" + _PROSE_FOR + r"|" + _prose_words(PROSE_TO_WORDS) + r"(?=[ \t])"
     r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
     r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
-    r":?\*{0,2}+[ \t]{0,8}+"
+    r":?\*{0,2}+[ \t]{0,8}+(?:\u00ab[ \t]{0,2}+)?+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
 
@@ -2523,9 +2582,15 @@ STDIN_FLAGS = (
 )
 
 
-# "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
-# Chinese and Korean prose.
-_NATIVE_IS = r"[ \t]{0,8}+[\u306f\u662f\u70ba\u4e3a\ub294\uc740][ \t]{0,8}+"
+# The particle or verb after a key in Japanese, Chinese and Korean prose,
+# before its value: "is", and "changed to" (\u300c\u30d1\u30b9\u30ef\u30fc\u30c9\u3092\u2026\u306b\u5909\u66f4\u300d).
+NATIVE_IS_WORDS = (
+    *("\u306f", "\u3092"),  # Japanese: wa (is), wo (before "changed to")
+    *("\u662f", "\u70ba", "\u4e3a"),  # Chinese: is
+    *("\u6539\u6210\u4e86", "\u6539\u6210", "\u6539\u4e3a"),  # Chinese: changed to
+    *("\ub294", "\uc740"),  # Korean: is
+)
+_NATIVE_IS = r"[ \t]{0,8}+(?:" + "|".join(sorted(NATIVE_IS_WORDS, key=len, reverse=True)) + r")[ \t]{0,8}+"
 # A PEM header is a key unless the sentence it sits in goes on after it in
 # lower case ("-----BEGIN RSA PRIVATE KEY----- is what the file starts
 # with"): a header alone, before a new sentence or before a base64 body

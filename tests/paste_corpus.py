@@ -419,6 +419,10 @@ SECRET[1] = [
     ("es", "la {pw_word} es «{pw}»"),
     ("de", "Passwort：{pw}"),
     ("ja", "{Net_key}：{pw}"),
+    ("es", "Oye, la {pw_word} nueva del servidor de correo es {pw}"),
+    ("pt", "Troquei a {pw_word} do roteador para {pw} ontem à noite"),
+    ("it", "{Pw_word} per il NAS: {pw}"),
+    ("fr", "Voici le {pw_word} pour la VM de test : {pw}"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -476,6 +480,11 @@ CLEAN[1] = [
     ("es", "la {pw_word} es «la de siempre»"),
     ("de", "Passwort：siehe Tresor"),
     ("ja", "{Net_key}：ルーターのラベルを参照"),
+    ("es", "Oye, la {pw_word} nueva del servidor de correo es la que te mandé por Signal"),
+    ("pt", "Troquei a {pw_word} do roteador para uma mais forte ontem à noite"),
+    ("it", "{Pw_word} per il NAS: chiedila a Giulia"),
+    ("fr", "Voici le {pw_word} pour la VM de test : dans le coffre partagé"),
+    ("pl", "Polityka: {pw_word} do konta admina zmieniamy co 90 dni"),
 ]
 
 SECRET[2] = [
