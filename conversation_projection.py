@@ -2252,6 +2252,7 @@ PASSWORD_WORDS = (
     "\u53e3\u4ee4",  # Chinese: passphrase
     "\u30d1\u30b9\u30ef\u30fc\u30c9",  # Japanese
     "\ube44\ubc00\ubc88\ud638",  # Korean
+    "\uc554\ud638",  # Korean (Windows' Wi-Fi dialog)
 )
 # The words for a secret, a token or a credential (pat: a personal access
 # token, GITHUB_PAT).  "key" names a secret only after a word of
@@ -2264,6 +2265,42 @@ SECRET_WORDS = (
 # texts): a key that is one of them, or a word that ends in one, is found
 # only right before ":", "=" or "is" (the row of short key words).
 SHORT_KEY_WORDS = ("pw", "psk", "pat", "pats")
+# "Key" in other languages, which names a secret only beside a word of
+# KEY_NOUN_QUALIFIERS, before it or after it ("cl\u00e9 WPA", "API-Schl\u00fcssel",
+# "klucz API", "API \u30ad\u30fc").  Sources: the localized Google Cloud and Azure
+# consoles ("API key"), router admin pages (FRITZ!Box, Livebox, TP-Link,
+# Keenetic) and the Windows Wi-Fi properties dialog ("network security key").
+KEY_NOUNS = (
+    *("cl\u00e9", "cle"),  # French
+    "clave",  # Spanish
+    "chave",  # Portuguese
+    "schl\u00fcssel",  # German
+    "sleutel",  # Dutch
+    "klucz",  # Polish
+    "chiave",  # Italian
+    "nyckel",  # Swedish
+    *("anahtar", "anahtar\u0131"),  # Turkish
+    "\u043a\u043b\u044e\u0447",  # Russian
+    "\u5bc6\u94a5",  # Chinese
+    "\u30ad\u30fc",  # Japanese
+    "\ud0a4",  # Korean
+)
+# What makes such a noun a secret's: an API, a Wi-Fi network, its security.
+KEY_NOUN_QUALIFIERS = (
+    *("api", "wpa", "wpa2", "wpa3", "wep", "wlan", "wifi", "wi-fi", "psk"),
+    *("s\u00e9curit\u00e9", "seguridad", "seguran\u00e7a", "sicurezza", "s\u00e4kerhets"),  # security
+    *("sicherheits", "netzwerk", "beveiligings", "netwerk", "zabezpiecze\u0144"),  # security, network
+    *(
+        "\u0431\u0435\u0437\u043e\u043f\u0430\u0441\u043d\u043e\u0441\u0442\u0438",
+        "\u0441\u0435\u0442\u0438",
+    ),  # Russian: security, network
+    *(
+        "\u5b89\u5168",
+        "\u30bb\u30ad\u30e5\u30ea\u30c6\u30a3",
+        "\u6697\u53f7\u5316",
+        "\ubcf4\uc548",
+    ),  # security, encryption
+)
 
 
 def _in_latin_letters(word: str) -> bool:
@@ -2591,6 +2628,14 @@ NATIVE_IS_WORDS = (
     *("\ub294", "\uc740"),  # Korean: is
 )
 _NATIVE_IS = r"[ \t]{0,8}+(?:" + "|".join(sorted(NATIVE_IS_WORDS, key=len, reverse=True)) + r")[ \t]{0,8}+"
+# What CJK prose names rather than gives: an identifier in Latin letters
+# glued to the words after it (API\u30ad\u30fc\u306fAPI_KEY\u3068\u3044\u3046\u540d\u524d\u3067).
+_NOT_NAMED_IN_CJK = (
+    r"(?![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{0,16}+[A-Za-z0-9_]{1,64}+[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+)
+# The nouns and their qualifiers as patterns, in any case.
+_KEY_NOUN = "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUNS, key=len, reverse=True))) + ")"
+_KEY_NOUN_QUALIFIER = "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUN_QUALIFIERS, key=len, reverse=True))) + ")"
 # A PEM header is a key unless the sentence it sits in goes on after it in
 # lower case ("-----BEGIN RSA PRIVATE KEY----- is what the file starts
 # with"): a header alone, before a new sentence or before a base64 body
@@ -3441,6 +3486,42 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + VALUE,
         keywords=tuple(word for word in PASSWORD_WORDS if not _in_latin_letters(word)),
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    # "Key" in another language beside what makes it a secret's, after it
+    # ("cl\u00e9 d'API : \u2026", "Clave WPA: \u2026") or before it ("API-sleutel is \u2026",
+    # "WLAN-Netzwerkschl\u00fcssel: \u2026", "API \u5bc6\u94a5\uff1a\u2026"): its value judged as a password's.
+    SecretRule(
+        "credential-assignment",
+        _KEY_NOUN
+        + r"(?:[ \t]{1,8}+(?:(?:d'|de[ \t]{1,8}+|da[ \t]{1,8}+|do[ \t]{1,8}+|del[ \t]{1,8}+|di[ \t]{1,8}+))?+|-)"
+        + _KEY_NOUN_QUALIFIER
+        + r"(?![\w-])(?P<password>)(?:"
+        + _NATIVE_IS
+        + _NOT_NAMED_IN_CJK
+        + r"|"
+        + _ASSIGNMENT
+        + r")"
+        + VALUE,
+        "localized consoles and router pages (see KEY_NOUNS)",
+        keywords=KEY_NOUNS,
+        example="(?:Cl\u00e9 WPA|klucz API) ?: [A-Za-z0-9]{16}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-assignment",
+        _KEY_NOUN_QUALIFIER
+        + r"[A-Za-z\u00e4\u00f6\u00fc\u00df-]{0,12}?[ \t]?+"
+        + _KEY_NOUN
+        + r"(?![\w-])(?P<password>)(?:"
+        + _NATIVE_IS
+        + _NOT_NAMED_IN_CJK
+        + r"|"
+        + _ASSIGNMENT
+        + r")"
+        + VALUE,
+        keywords=KEY_NOUNS,
+        example="(?:API-sleutel|WPA-Schl\u00fcssel) ?: [A-Za-z0-9]{16}",
         judge="assigned-value",
     ),
     # Dockerfile: ENV KEY value (the form without "=").

@@ -423,6 +423,9 @@ SECRET[1] = [
     ("pt", "Troquei a {pw_word} do roteador para {pw} ontem à noite"),
     ("it", "{Pw_word} per il NAS: {pw}"),
     ("fr", "Voici le {pw_word} pour la VM de test : {pw}"),
+    ("nl", "API-sleutel voor staging: {tok}"),
+    ("pl", "Klucz WPA: {router_pw}"),
+    ("sv", "API-nyckel: {tok}"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -485,6 +488,9 @@ CLEAN[1] = [
     ("it", "{Pw_word} per il NAS: chiedila a Giulia"),
     ("fr", "Voici le {pw_word} pour la VM de test : dans le coffre partagé"),
     ("pl", "Polityka: {pw_word} do konta admina zmieniamy co 90 dni"),
+    ("nl", "De API-sleutel is verlopen, vraag een nieuwe aan"),
+    ("de", "Der API-Schlüssel: siehe Tresor, Eintrag Produktion"),
+    ("ja", "APIキーは環境変数API_KEYに入れてください"),
 ]
 
 SECRET[2] = [

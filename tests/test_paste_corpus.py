@@ -34,7 +34,7 @@ MIN_OTHER_LANGUAGES = 3
 # in template order, so a template added to one class changes the values
 # of every later class: class 4 refused one text fewer (3) with the same
 # gate once classes 1 and 3 had templates added.
-FLOOR = {1: 84, 2: 2, 3: 70, 4: 3, 5: 4, 6: 24, 7: 26, 8: 44}
+FLOOR = {1: 116, 2: 2, 3: 72, 4: 3, 5: 4, 6: 24, 7: 26, 8: 44}
 # Clean texts refused per class, at most (seed 39).
 CEILING = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 2, 7: 0, 8: 14}
 
