@@ -2285,6 +2285,23 @@ KEY_NOUNS = (
     "\u30ad\u30fc",  # Japanese
     "\ud0a4",  # Korean
 )
+# "Credentials" (a user and a password), as the login dialogs of each
+# language title them (Windows "Enter network credentials", Bitwarden's
+# and 1Password's translations).
+CREDENTIALS_WORDS = (
+    *("credentials", "creds", "login"),  # English
+    "identifiants",  # French
+    "credenciales",  # Spanish
+    "credenciais",  # Portuguese
+    "zugangsdaten",  # German
+    "inloggegevens",  # Dutch
+    "dane logowania",  # Polish
+    "credenziali",  # Italian
+    *(
+        "\u0443\u0447\u0451\u0442\u043d\u044b\u0435 \u0434\u0430\u043d\u043d\u044b\u0435",
+        "\u0443\u0447\u0435\u0442\u043d\u044b\u0435 \u0434\u0430\u043d\u043d\u044b\u0435",
+    ),  # Russian
+)
 # What makes such a noun a secret's: an API, a Wi-Fi network, its security.
 KEY_NOUN_QUALIFIERS = (
     *("api", "wpa", "wpa2", "wpa3", "wep", "wlan", "wifi", "wi-fi", "psk"),
@@ -2480,7 +2497,48 @@ _PROSE_FOR_END = (
     + _PROSE_IS_NOW
     + r"(?=[ \t])|[:=]|(?:\u2014|\u2013|-{1,2}+)(?=[ \t])|(?=\u00ab))"
 )
-_PROSE_FOR = _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?" + _PROSE_FOR_END
+# An aside between a key and its "is" or ":": between commas (or from a
+# comma to the ":"), brackets or dashes ("the root password, as far as I
+# remember, is …", "the API key (the staging one) is …", "our db password —
+# the one Sam set — is …").
+_ASIDE = (
+    r"(?:,[ \t][^,\n\x00:=(){}\[\]<>;]{1,80}+,?+|\([^()\n\x00]{1,80}+\)"
+    r"|[\u2014\u2013][^\n\x00\u2014\u2013]{1,80}+[\u2014\u2013])"
+)
+_PROSE_FOR = (
+    _prose_words(PROSE_OF_WORDS)
+    + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
+    + r"(?:[ \t]{0,8}+"
+    + _ASIDE
+    + r")?+"
+    + _PROSE_FOR_END
+)
+# "that": a word that opens a relative clause between a key and its "is"
+# ("the API key that I pasted yesterday was …", "la clave que me dio el
+# proveedor es …"), which up to ten words may follow.
+PROSE_RELATIVE_WORDS = (
+    *("that", "which", "who", "i", "we", "you", "they"),  # English
+    *("que", "qui"),  # French, Spanish, Portuguese
+    *("das", "die", "der", "den"),  # German
+    *("dat",),  # Dutch ("die" above)
+    "che",  # Italian
+    *("kt\u00f3re", "kt\u00f3ry", "kt\u00f3r\u0105"),  # Polish
+    *(
+        "\u043a\u043e\u0442\u043e\u0440\u044b\u0439",
+        "\u043a\u043e\u0442\u043e\u0440\u043e\u0435",
+        "\u0447\u0442\u043e",
+    ),  # Russian
+)
+_PROSE_RELATIVE = (
+    _prose_words(PROSE_RELATIVE_WORDS) + r"(?=[ \t])(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,40}+){1,10}?" + _PROSE_FOR_END
+)
+# A value set off by commas right after its key, in prose: "the admin
+# password, \u2026, stopped working"; not a name as code passes it (password,
+# otp_code1,).
+_BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0-9_]{0,63}+,)"
+# The same after a word or two about the key ("le mot de passe admin, \u2026,",
+# "la contrase\u00f1a del admin, \u2026,").
+_WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?+" + _BETWEEN_COMMAS
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
@@ -2523,6 +2581,7 @@ _ASSIGNMENT = (
     + _XML_ATTRIBUTE
     + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
+    r"(?=[,(\u2014\u2013])(?:" + _ASIDE + _PROSE_FOR_END + r"|" + _BETWEEN_COMMAS + r")|"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
     r"|:[ \t]{0,8}+" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
@@ -2531,7 +2590,15 @@ _ASSIGNMENT = (
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
     r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
-    r"|(?<=[ \t])(?:" + _PROSE_FOR + r"|" + _prose_words(PROSE_TO_WORDS) + r"(?=[ \t])"
+    r"|(?<=[ \t])(?:"
+    + _PROSE_FOR
+    + r"|"
+    + _PROSE_RELATIVE
+    + r"|"
+    + _WORDS_THEN_COMMAS
+    + r"|"
+    + _prose_words(PROSE_TO_WORDS)
+    + r"(?=[ \t])"
     r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
@@ -3486,6 +3553,20 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + VALUE,
         keywords=tuple(word for word in PASSWORD_WORDS if not _in_latin_letters(word)),
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    # A user and password pair after a word for credentials ("credentials:
+    # deploy / \u2026", "Zugangsdaten: ops / \u2026"), maybe on the next line and in
+    # Markdown's emphasis or code spans.
+    SecretRule(
+        "credential-assignment",
+        "(?i:"
+        + "|".join(map(_any_case, sorted(CREDENTIALS_WORDS, key=len, reverse=True)))
+        + r")\*{0,2}+[ \t]{0,8}+:\*{0,2}+\s{0,16}+`?+[^\s/`\x00]{1,64}+`?+[ \t]{1,8}+/[ \t]{1,8}+(?P<password>)"
+        + VALUE,
+        "the login pages of password managers and router admin pages (see CREDENTIALS_WORDS)",
+        keywords=CREDENTIALS_WORDS,
+        example="(?:credentials|Zugangsdaten): (?:admin|deploy) / [A-Za-z0-9!%*]{14,18}",
         judge="assigned-value",
     ),
     # "Key" in another language beside what makes it a secret's, after it
@@ -4460,6 +4541,10 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
         after = text[value_end : value_end + 32].lstrip(" \t\r\n").removeprefix("]]>")
         return in_tag and after.startswith("</")
     if connector == ",":
+        # An aside (", which I copied, was") or a value set off by commas
+        # in prose (", \u2026, stopped") joins them too.
+        if rest.rstrip(" \t") != "," or (not quoted and text.startswith(",", value_end)):
+            return True
         return quoted and between.lstrip("\\")[:1] in ("'", '"')
     return True
 

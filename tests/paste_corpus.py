@@ -526,6 +526,11 @@ SECRET[2] = [
     ("it", "La {pw_word} dell'admin, {pw}, non funziona più"),
     ("en", "The API key — fresh from the console — is {tok}"),
     ("en", "the password for root on {host} (yes I know) is {pw}"),
+    ("en", "The Wi-Fi password, in case you need it tonight, is {pw}"),
+    ("en", "the deploy token (the one with write access) was {tok}"),
+    ("de", "Das Passwort für den Router, falls du es brauchst, lautet {pw}"),
+    ("es", "login: {user} / {pw}"),
+    ("fr", "Le mot de passe que Julien a mis sur le NAS est {pw}"),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -560,6 +565,12 @@ CLEAN[2] = [
     ("it", "La {pw_word} dell'admin, per policy, scade ogni 90 giorni"),
     ("en", "The API key — fresh from the console — is only valid for 24 hours."),
     ("en", "the password for root on {host} (yes I know) is disabled, we use keys"),
+    ("en", "The Wi-Fi password, in case you need it tonight, is on the fridge."),
+    ("en", "the deploy token (the one with write access) was rotated after the incident"),
+    ("de", "Das Passwort für den Router, falls du es brauchst, steht im Tresor"),
+    ("en", "login: {user} / password: see the vault"),
+    ("fr", "Le mot de passe que Julien a mis sur le NAS est expiré"),
+    ("en", "credentials: {user} / the usual one"),
 ]
 
 SECRET[3] = [
@@ -1102,12 +1113,15 @@ def templates() -> list[tuple[str, int, str, str, str]]:
 
 
 def cases(seed: int = 39) -> list[Case]:
-    """The corpus for one seed: each template REPEATS times, filled anew."""
-    rng = random.Random(seed)
+    """The corpus for one seed: each template REPEATS times, filled anew.
+    Each filling draws from its own generator, seeded by the seed, the
+    repetition and the template id: a template added to one class leaves
+    the values of every other case as they were."""
     counters: dict[tuple[int, str, str], int] = {}
     out = []
-    for _ in range(REPEATS):
+    for repeat in range(REPEATS):
         for tid, cls, lang, text, expected in templates():
+            rng = random.Random(f"{seed}:{repeat}:{tid}")
             counter = (cls, lang, expected)
             counters[counter] = counters.get(counter, 0) + 1
             number = f"{counters[counter]:03d}" if expected == REFUSE else f"n{counters[counter]:03d}"

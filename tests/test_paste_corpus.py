@@ -30,11 +30,10 @@ SEED = 39
 MIN_PER_SIDE = 30
 LANGUAGES = {"en", "fr", "es", "pt", "de", "nl", "pl", "ru", "zh", "ja"}
 MIN_OTHER_LANGUAGES = 3
-# Secret texts refused per class, at least (seed 39).  The values are drawn
-# in template order, so a template added to one class changes the values
-# of every later class: class 4 refused one text fewer (3) with the same
-# gate once classes 1 and 3 had templates added.
-FLOOR = {1: 116, 2: 2, 3: 72, 4: 3, 5: 4, 6: 24, 7: 26, 8: 44}
+# Secret texts refused per class, at least (seed 39).  Classes 4 and 6 hold
+# the figures of the same gate once each case drew its values from its own
+# generator (2 and 23: which symbol a password draws decides them).
+FLOOR = {1: 116, 2: 74, 3: 72, 4: 2, 5: 4, 6: 23, 7: 26, 8: 44}
 # Clean texts refused per class, at most (seed 39).
 CEILING = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 2, 7: 0, 8: 14}
 
