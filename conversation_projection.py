@@ -2473,6 +2473,12 @@ PROSE_TO_WORDS = (
 )
 
 
+def _first_letters(words: Sequence[str]) -> str:
+    """A lookahead at the first letters of the words in both cases: a
+    search tries the alternation only where one of them stands."""
+    return "(?=[" + "".join(sorted({case for word in words for case in (word[0], word[0].upper())})) + "])"
+
+
 def _prose_words(words: Sequence[str]) -> str:
     """The words as a pattern read in any case, longest first, after a
     lookahead at their first letters that turns every other word away in
@@ -2701,8 +2707,15 @@ _NOT_NAMED_IN_CJK = (
     r"(?![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{0,16}+[A-Za-z0-9_]{1,64}+[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 # The nouns and their qualifiers as patterns, in any case.
-_KEY_NOUN = "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUNS, key=len, reverse=True))) + ")"
-_KEY_NOUN_QUALIFIER = "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUN_QUALIFIERS, key=len, reverse=True))) + ")"
+_KEY_NOUN = (
+    _first_letters(KEY_NOUNS) + "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUNS, key=len, reverse=True))) + ")"
+)
+_KEY_NOUN_QUALIFIER = (
+    _first_letters(KEY_NOUN_QUALIFIERS)
+    + "(?i:"
+    + "|".join(map(_any_case, sorted(KEY_NOUN_QUALIFIERS, key=len, reverse=True)))
+    + ")"
+)
 # A PEM header is a key unless the sentence it sits in goes on after it in
 # lower case ("-----BEGIN RSA PRIVATE KEY----- is what the file starts
 # with"): a header alone, before a new sentence or before a base64 body
@@ -3560,7 +3573,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # Markdown's emphasis or code spans.
     SecretRule(
         "credential-assignment",
-        "(?i:"
+        _first_letters(CREDENTIALS_WORDS)
+        + "(?i:"
         + "|".join(map(_any_case, sorted(CREDENTIALS_WORDS, key=len, reverse=True)))
         + r")\*{0,2}+[ \t]{0,8}+:\*{0,2}+\s{0,16}+`?+[^\s/`\x00]{1,64}+`?+[ \t]{1,8}+/[ \t]{1,8}+(?P<password>)"
         + VALUE,
