@@ -2236,6 +2236,12 @@ PASSWORD_WORDS = (
     "has\u0142o",  # Polish
     "\u015fifre",  # Turkish
     "\u015fifresi",  # Turkish: its password
+    *(
+        "parola",
+        "parolas\u0131",
+        "parolasi",
+        "sifresi",
+    ),  # Turkish (Windows' and routers' word; typed without its letters)
     "l\u00f6senord",  # Swedish
     "salasana",  # Finnish
     "jelsz\u00f3",  # Hungarian
@@ -2246,6 +2252,7 @@ PASSWORD_WORDS = (
     "\u53e3\u4ee4",  # Chinese: passphrase
     "\u30d1\u30b9\u30ef\u30fc\u30c9",  # Japanese
     "\ube44\ubc00\ubc88\ud638",  # Korean
+    "\uc554\ud638",  # Korean (Windows' Wi-Fi dialog)
 )
 # The words for a secret, a token or a credential (pat: a personal access
 # token, GITHUB_PAT).  "key" names a secret only after a word of
@@ -2258,6 +2265,59 @@ SECRET_WORDS = (
 # texts): a key that is one of them, or a word that ends in one, is found
 # only right before ":", "=" or "is" (the row of short key words).
 SHORT_KEY_WORDS = ("pw", "psk", "pat", "pats")
+# "Key" in other languages, which names a secret only beside a word of
+# KEY_NOUN_QUALIFIERS, before it or after it ("cl\u00e9 WPA", "API-Schl\u00fcssel",
+# "klucz API", "API \u30ad\u30fc").  Sources: the localized Google Cloud and Azure
+# consoles ("API key"), router admin pages (FRITZ!Box, Livebox, TP-Link,
+# Keenetic) and the Windows Wi-Fi properties dialog ("network security key").
+KEY_NOUNS = (
+    *("cl\u00e9", "cle"),  # French
+    "clave",  # Spanish
+    "chave",  # Portuguese
+    "schl\u00fcssel",  # German
+    "sleutel",  # Dutch
+    "klucz",  # Polish
+    "chiave",  # Italian
+    "nyckel",  # Swedish
+    *("anahtar", "anahtar\u0131"),  # Turkish
+    "\u043a\u043b\u044e\u0447",  # Russian
+    "\u5bc6\u94a5",  # Chinese
+    "\u30ad\u30fc",  # Japanese
+    "\ud0a4",  # Korean
+)
+# "Credentials" (a user and a password), as the login dialogs of each
+# language title them (Windows "Enter network credentials", Bitwarden's
+# and 1Password's translations).
+CREDENTIALS_WORDS = (
+    *("credentials", "creds", "login"),  # English
+    "identifiants",  # French
+    "credenciales",  # Spanish
+    "credenciais",  # Portuguese
+    "zugangsdaten",  # German
+    "inloggegevens",  # Dutch
+    "dane logowania",  # Polish
+    "credenziali",  # Italian
+    *(
+        "\u0443\u0447\u0451\u0442\u043d\u044b\u0435 \u0434\u0430\u043d\u043d\u044b\u0435",
+        "\u0443\u0447\u0435\u0442\u043d\u044b\u0435 \u0434\u0430\u043d\u043d\u044b\u0435",
+    ),  # Russian
+)
+# What makes such a noun a secret's: an API, a Wi-Fi network, its security.
+KEY_NOUN_QUALIFIERS = (
+    *("api", "wpa", "wpa2", "wpa3", "wep", "wlan", "wifi", "wi-fi", "psk"),
+    *("s\u00e9curit\u00e9", "seguridad", "seguran\u00e7a", "sicurezza", "s\u00e4kerhets"),  # security
+    *("sicherheits", "netzwerk", "beveiligings", "netwerk", "zabezpiecze\u0144"),  # security, network
+    *(
+        "\u0431\u0435\u0437\u043e\u043f\u0430\u0441\u043d\u043e\u0441\u0442\u0438",
+        "\u0441\u0435\u0442\u0438",
+    ),  # Russian: security, network
+    *(
+        "\u5b89\u5168",
+        "\u30bb\u30ad\u30e5\u30ea\u30c6\u30a3",
+        "\u6697\u53f7\u5316",
+        "\ubcf4\uc548",
+    ),  # security, encryption
+)
 
 
 def _in_latin_letters(word: str) -> bool:
@@ -2331,7 +2391,7 @@ MAX_VALUE_CHARS = 256
 # and ":" are not among theirs, so that "password=password=…" cannot make
 # each key re-read the same run.  A bare value right before "(" or "[" is
 # code that fetches the secret (os.getenv(…), os.environ[…]).
-_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00"
+_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00\u00ab\u00bb"
 _NAME_PUNCTUATION = r"_./\-"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
@@ -2357,13 +2417,16 @@ _SYMBOL_VALUE = (
     r"(?=[,;)\]]?+(?![^\s\x00\"'`]))"
 )
 _LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
+# The start of a passphrase in lower case (three words), which the judge
+# keeps after a password's key (a_passphrase).
+_JOINED_WORDS_START = r"[a-z]{3,12}+[-._][a-z]{3,12}+[-._][a-z]{3}"
 _VALUE_UNTIL_CALL = (
     r"\\?+(?:[bB](?=[\"']))?+"
     rf"(?P<value>\"(?![0-9]{{0,256}}+\")[^\"\x00\n]{_VALUE_CHARS}\""
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
     + "".join(rf"|{q}(?![0-9]{{0,{MAX_TEXT_CHARS}}}+{q})[^{q}\s\x00]{_LONG_QUOTED}{q}" for q in "\"'`")
     + rf"|{_SYMBOL_VALUE}"
-    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}])"
+    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}]|{_JOINED_WORDS_START})"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
     rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}"
@@ -2385,31 +2448,131 @@ NUMBER_ASSIGNED = (
     r"(?![\\\"'`\]*]{0,3}+[=:][ \t]{0,8}+"
     rf"(?:[0-9]++(?:[\s\"'\x00]|\Z|[{_CUTTING_SYMBOLS}](?![^{_BARE_VALUE_END}]))|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
 )
-# "is" in English, German, French, Spanish, Italian and Portuguese prose,
-# and German "lautet" (reads).
-# The lookahead turns every other word away in one step.
-_PROSE_IS = (
-    r"(?=[IiWwAaEeLl\u00e8\u00e9])(?:[Ii][Ss][Tt]?|[Ww][Aa][Ss]|[Aa][Rr][Ee]|[Ee][Ss][Tt]?|\u00e8|\u00e9"
-    r"|[Ll][Aa][Uu][Tt][Ee][Tt])"
+# The words of prose between a key and its value, one list per meaning,
+# each entry a word as written in lower case (read in any case), with its
+# language.  Sources: the words the Wi-Fi, router and password-manager
+# dialogs of each language put around their password field, and ordinary
+# grammar ("le mot de passe du wifi est …", "Hasło do wifi to …").
+# "is": what stands between a key (and the words about it) and its value.
+PROSE_IS_WORDS = (
+    *("is", "was", "are"),  # English, Dutch ("is")
+    *("ist", "lautet"),  # German
+    *("est", "c'est", "était"),  # French
+    *("es", "era"),  # Spanish, Italian, Portuguese ("era")
+    *("è",),  # Italian
+    *("é",),  # Portuguese
+    "jest",  # Polish
+    *("är",),  # Swedish
+    *("это",),  # Russian
 )
+# "is" only after the words about a key, as Polish says it ("Has\u0142o do
+# wifi to …"): right after a key, "to" is English "changed to".
+PROSE_THEN_IS_WORDS = ("to",)  # Polish
 # What may follow it before the value: "is now", "is still", "is set to",
 # "was changed to"; German "jetzt", Italian "adesso" and "ora" (now).
-_PROSE_IS_NOW = (
-    r"(?:[ \t]{1,8}+(?:[Nn][Oo][Ww]|[Ss][Tt][Ii][Ll][Ll]|[Jj][Ee][Tt][Zz][Tt]|[Aa][Dd][Ee][Ss][Ss][Oo]|[Oo][Rr][Aa]"
-    r"|(?:[Ss][Ee][Tt]|[Cc][Hh][Aa][Nn][Gg][Ee][Dd]|[Rr][Ee][Ss][Ee][Tt])[ \t]{1,8}+[Tt][Oo]))?+"
+PROSE_NOW_WORDS = ("now", "still", "jetzt", "adesso", "ora", "set to", "changed to", "reset to")
+# "of": the word that starts what a key is of or for ("the password for the
+# NAS", "le mot de passe du wifi", "Пароль от вайфая"), before up to four
+# words and "is" or ":".
+PROSE_OF_WORDS = (
+    *("for", "of", "on", "at", "to"),  # English
+    "für",  # German
+    *("di", "del", "dell", "della", "dello", "delle", "dei", "degli"),  # Italian
+    *("du", "de", "des", "pour"),  # French, Spanish ("de")
+    *("per", "para"),  # Italian; Spanish and Portuguese
+    *("do", "da", "dos", "das"),  # Portuguese, Polish ("do")
+    *("van", "voor"),  # Dutch
+    *("od", "dla"),  # Polish
+    *("till", "för"),  # Swedish
+    *("от", "для"),  # Russian
+)
+# "changed to": the word right after a key that puts its new value after it
+# ("set the password to …", "j'ai changé le mot de passe en …").
+PROSE_TO_WORDS = (
+    "to",  # English
+    "en",  # French
+    "a",  # Spanish
+    "para",  # Portuguese
+    "in",  # Dutch, Italian
+    "na",  # Polish
+    "till",  # Swedish
+    "auf",  # German
+    "на",  # Russian
 )
 
 
-# "for|of|on|at|to" (German "für", Italian "di", "del", "della") and up to
-# four words, then "is" or ":" ("the password for the NAS is …", "la
-# password di root è …").  The lookahead of what ends the words turns each
-# word that starts neither "is" nor ":" or "=" away at one look.
-_PROSE_FOR_END = r"[ \t]{0,8}+(?=[IiWwAaEeLl\u00e8\u00e9:=])(?:" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t])|[:=])"
+def _first_letters(words: Sequence[str]) -> str:
+    """A lookahead at the first letters of the words in both cases: a
+    search tries the alternation only where one of them stands."""
+    return "(?=[" + "".join(sorted({case for word in words for case in (word[0], word[0].upper())})) + "])"
+
+
+def _prose_words(words: Sequence[str]) -> str:
+    """The words as a pattern read in any case, longest first, after a
+    lookahead at their first letters that turns every other word away in
+    one step."""
+    ordered = sorted(words, key=len, reverse=True)
+    firsts = "".join(sorted({case for word in words for case in (word[0], word[0].upper())}))
+    spelled = (_any_case(word) if not word.isascii() else f"(?i:{word})" for word in ordered)
+    return "(?=[" + firsts + "])(?:" + "|".join(spelled).replace(" ", r"[ \t]{1,8}+") + ")"
+
+
+_PROSE_IS = _prose_words(PROSE_IS_WORDS)
+_PROSE_IS_NOW = r"(?:[ \t]{1,8}+" + _prose_words(PROSE_NOW_WORDS) + ")?+"
+
+
+# An "of" word and up to four words, then "is", ":" or a dash ("the
+# password for the NAS is …", "la password di root è …", "Пароль от базы
+# данных — …").  The lookahead of what ends the words turns each word that
+# starts none of them away at one look.
+_PROSE_FOR_END = (
+    r"[ \t]{0,8}+(?:"
+    + _prose_words(PROSE_IS_WORDS + PROSE_THEN_IS_WORDS)
+    + _PROSE_IS_NOW
+    + r"(?=[ \t])|[:=]|(?:\u2014|\u2013|-{1,2}+)(?=[ \t])|(?=\u00ab))"
+)
+# An aside between a key and its "is" or ":": between commas (or from a
+# comma to the ":"), brackets or dashes ("the root password, as far as I
+# remember, is …", "the API key (the staging one) is …", "our db password —
+# the one Sam set — is …").
+_ASIDE = (
+    r"(?:,[ \t][^,\n\x00:=(){}\[\]<>;]{1,80}+,?+|\([^()\n\x00]{1,80}+\)"
+    r"|[\u2014\u2013][^\n\x00\u2014\u2013]{1,80}+[\u2014\u2013])"
+)
 _PROSE_FOR = (
-    r"(?:[Ff][Oo][Rr]|[Oo][Ff]|[Oo][Nn]|[Aa][Tt]|[Tt][Oo]|[Ff]\u00fc[Rr]|[Dd][Ii]|[Dd][Ee][Ll]{1,2}+[AaOoEeIi]?+)"
+    _prose_words(PROSE_OF_WORDS)
     + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
+    + r"(?:[ \t]{0,8}+"
+    + _ASIDE
+    + r")?+"
     + _PROSE_FOR_END
 )
+# "that": a word that opens a relative clause between a key and its "is"
+# ("the API key that I pasted yesterday was …", "la clave que me dio el
+# proveedor es …"), which up to ten words may follow.
+PROSE_RELATIVE_WORDS = (
+    *("that", "which", "who", "i", "we", "you", "they"),  # English
+    *("que", "qui"),  # French, Spanish, Portuguese
+    *("das", "die", "der", "den"),  # German
+    *("dat",),  # Dutch ("die" above)
+    "che",  # Italian
+    *("kt\u00f3re", "kt\u00f3ry", "kt\u00f3r\u0105"),  # Polish
+    *(
+        "\u043a\u043e\u0442\u043e\u0440\u044b\u0439",
+        "\u043a\u043e\u0442\u043e\u0440\u043e\u0435",
+        "\u0447\u0442\u043e",
+    ),  # Russian
+)
+_PROSE_RELATIVE = (
+    _prose_words(PROSE_RELATIVE_WORDS) + r"(?=[ \t])(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,40}+){1,10}?" + _PROSE_FOR_END
+)
+# A value set off by commas right after its key, in prose: "the admin
+# password, \u2026, stopped working"; not a name as code passes it (password,
+# otp_code1,).
+_BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0-9_]{0,63}+,)"
+# The same after a word or two about the key ("le mot de passe admin, \u2026,",
+# "la contrase\u00f1a del admin, \u2026,").
+_WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?+" + _BETWEEN_COMMAS
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
@@ -2452,6 +2615,7 @@ _ASSIGNMENT = (
     + _XML_ATTRIBUTE
     + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
+    r"(?=[,(\u2014\u2013])(?:" + _ASIDE + _PROSE_FOR_END + r"|" + _BETWEEN_COMMAS + r")|"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
     r"|:[ \t]{0,8}+" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
@@ -2460,13 +2624,21 @@ _ASSIGNMENT = (
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
     r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
-    r"|(?<=[ \t])(?:" + _PROSE_FOR + r"|[Tt][Oo](?=[ \t])"
+    r"|(?<=[ \t])(?:"
+    + _PROSE_FOR
+    + r"|"
+    + _PROSE_RELATIVE
+    + r"|"
+    + _WORDS_THEN_COMMAS
+    + r"|"
+    + _prose_words(PROSE_TO_WORDS)
+    + r"(?=[ \t])"
     r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
     r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
-    r":?\*{0,2}+[ \t]{0,8}+"
+    r":?\*{0,2}+[ \t]{0,8}+(?:\u00ab[ \t]{0,2}+)?+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
 
@@ -2548,9 +2720,30 @@ STDIN_FLAGS = (
 )
 
 
-# "は", "是", "為", "为", "는", "은": the particle after a key in Japanese,
-# Chinese and Korean prose.
-_NATIVE_IS = r"[ \t]{0,8}+[\u306f\u662f\u70ba\u4e3a\ub294\uc740][ \t]{0,8}+"
+# The particle or verb after a key in Japanese, Chinese and Korean prose,
+# before its value: "is", and "changed to" (\u300c\u30d1\u30b9\u30ef\u30fc\u30c9\u3092\u2026\u306b\u5909\u66f4\u300d).
+NATIVE_IS_WORDS = (
+    *("\u306f", "\u3092"),  # Japanese: wa (is), wo (before "changed to")
+    *("\u662f", "\u70ba", "\u4e3a"),  # Chinese: is
+    *("\u6539\u6210\u4e86", "\u6539\u6210", "\u6539\u4e3a"),  # Chinese: changed to
+    *("\ub294", "\uc740"),  # Korean: is
+)
+_NATIVE_IS = r"[ \t]{0,8}+(?:" + "|".join(sorted(NATIVE_IS_WORDS, key=len, reverse=True)) + r")[ \t]{0,8}+"
+# What CJK prose names rather than gives: an identifier in Latin letters
+# glued to the words after it (API\u30ad\u30fc\u306fAPI_KEY\u3068\u3044\u3046\u540d\u524d\u3067).
+_NOT_NAMED_IN_CJK = (
+    r"(?![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{0,16}+[A-Za-z0-9_]{1,64}+[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+)
+# The nouns and their qualifiers as patterns, in any case.
+_KEY_NOUN = (
+    _first_letters(KEY_NOUNS) + "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUNS, key=len, reverse=True))) + ")"
+)
+_KEY_NOUN_QUALIFIER = (
+    _first_letters(KEY_NOUN_QUALIFIERS)
+    + "(?i:"
+    + "|".join(map(_any_case, sorted(KEY_NOUN_QUALIFIERS, key=len, reverse=True)))
+    + ")"
+)
 # A PEM header is a key unless the sentence it sits in goes on after it in
 # lower case ("-----BEGIN RSA PRIVATE KEY----- is what the file starts
 # with"): a header alone, before a new sentence or before a base64 body
@@ -3404,6 +3597,57 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         example="(?:\u5bc6\u7801|\u041f\u0430\u0440\u043e\u043b\u044c): [A-Za-z0-9]{14}",
         judge="assigned-value",
     ),
+    # A user and password pair after a word for credentials ("credentials:
+    # deploy / \u2026", "Zugangsdaten: ops / \u2026"), maybe on the next line and in
+    # Markdown's emphasis or code spans.
+    SecretRule(
+        "credential-assignment",
+        _first_letters(CREDENTIALS_WORDS)
+        + "(?i:"
+        + "|".join(map(_any_case, sorted(CREDENTIALS_WORDS, key=len, reverse=True)))
+        + r")\*{0,2}+[ \t]{0,8}+:\*{0,2}+\s{0,16}+`?+[^\s/`\x00]{1,64}+`?+[ \t]{1,8}+/[ \t]{1,8}+(?P<password>)"
+        + VALUE,
+        "the login pages of password managers and router admin pages (see CREDENTIALS_WORDS)",
+        keywords=CREDENTIALS_WORDS,
+        example="(?:credentials|Zugangsdaten): (?:admin|deploy) / [A-Za-z0-9!%*]{14,18}",
+        judge="assigned-value",
+    ),
+    # "Key" in another language beside what makes it a secret's, after it
+    # ("cl\u00e9 d'API : \u2026", "Clave WPA: \u2026") or before it ("API-sleutel is \u2026",
+    # "WLAN-Netzwerkschl\u00fcssel: \u2026", "API \u5bc6\u94a5\uff1a\u2026"): its value judged as a password's.
+    SecretRule(
+        "credential-assignment",
+        _KEY_NOUN
+        + r"(?:[ \t]{1,8}+(?:(?:d'|de[ \t]{1,8}+|da[ \t]{1,8}+|do[ \t]{1,8}+|del[ \t]{1,8}+|di[ \t]{1,8}+))?+|-)"
+        + _KEY_NOUN_QUALIFIER
+        + r"(?![\w-])(?P<password>)(?:"
+        + _NATIVE_IS
+        + _NOT_NAMED_IN_CJK
+        + r"|"
+        + _ASSIGNMENT
+        + r")"
+        + VALUE,
+        "localized consoles and router pages (see KEY_NOUNS)",
+        keywords=KEY_NOUNS,
+        example="(?:Cl\u00e9 WPA|klucz API) ?: [A-Za-z0-9]{16}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-assignment",
+        _KEY_NOUN_QUALIFIER
+        + r"[A-Za-z\u00e4\u00f6\u00fc\u00df-]{0,12}?[ \t]?+"
+        + _KEY_NOUN
+        + r"(?![\w-])(?P<password>)(?:"
+        + _NATIVE_IS
+        + _NOT_NAMED_IN_CJK
+        + r"|"
+        + _ASSIGNMENT
+        + r")"
+        + VALUE,
+        keywords=KEY_NOUNS,
+        example="(?:API-sleutel|WPA-Schl\u00fcssel) ?: [A-Za-z0-9]{16}",
+        judge="assigned-value",
+    ),
     # Dockerfile: ENV KEY value (the form without "=").
     SecretRule(
         "credential-assignment",
@@ -3671,6 +3915,23 @@ SECRET_RULES += (
 )
 
 
+# A passphrase: three to eight words of three letters or more, lower case
+# or Capitalized, one of them maybe with a digit, joined by one separator
+# (Bitwarden's and 1Password's generators: "-", ".", "_", ",").
+JOINED_WORDS_PATTERN = (
+    r"(?:[A-Z]?[a-z]{3,12}[0-9]?)(?P<sep>[-._,])[A-Z]?[a-z]{3,12}[0-9]?(?:(?P=sep)[A-Z]?[a-z]{3,12}[0-9]?){1,6}"
+)
+MAX_JOINED_WORDS_CHARS = 120
+# Words no passphrase holds: a key's, what is said about one, a host's
+# last label, a placeholder's.
+NOT_PASSPHRASE_WORDS = frozenset(
+    {word for word in (*PASSWORD_WORDS, *SECRET_WORDS, "key", "keys") if word.isascii()}
+    | {"com", "org", "net", "local", "internal", "lan", "corp", "home", "localhost", "example", "here", "your"}
+    | {"env", "environ", "config", "settings", "vault", "change", "replace", "todo", "user", "admin", "name", "file"}
+    | {"path", "url", "hash", "type", "value", "default", "from", "read", "only", "stdin"}
+)
+
+
 # Shannon entropy (bits per character) a value needs: that of a random
 # string over a 2**3 alphabet, relaxed for short values, whose entropy
 # cannot reach it (log2 of the length is its ceiling).
@@ -3839,6 +4100,11 @@ KEY_QUALIFIERS = frozenset(
         "subscription",  # Azure API Management: Ocp-Apim-Subscription-Key
     }
 )
+# "key" after one of these is a Wi-Fi network's password (WPA key,
+# wireless key), judged as one.
+PASSWORD_KEY_QUALIFIERS = frozenset(
+    {"wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"}
+)
 # "pass" after one of these is a password ("wifi pass: …", "root pass …"),
 # unlike after other prose ("boarding pass: BA2490").
 PASS_QUALIFIERS = frozenset(
@@ -3964,6 +4230,7 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "not_alnum": (r"[\W_]+", False, False),
     "regex_class": (REGEX_CLASS_PATTERN, True, False),
     "spaceless_script": (SPACELESS_SCRIPT_PATTERN, False, False),
+    "passphrase": (JOINED_WORDS_PATTERN, True, False),
 }
 
 
@@ -4233,7 +4500,7 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         # A pattern (s/password=.*/password=x/): judge what it holds.
         return None, (offset + again if again else key_end), "key-assigned-again"
     if (value, password) not in scanner.value_verdicts:
-        scanner.value_verdicts[(value, password)] = _first_judgement(VALUE_JUDGEMENTS, value, password)
+        scanner.value_verdicts[(value, password)] = _judged_value(value, password)
         scanner.values_judged += 1
     decided = scanner.value_verdicts[(value, password)]
     if decided is not None:
@@ -4500,6 +4767,7 @@ def _read_words(scanner: _SecretScanner, before: str, identifier: str) -> int:
             password = False
             if word in ("key", "keys"):
                 names = previous in KEY_QUALIFIERS
+                password = previous in PASSWORD_KEY_QUALIFIERS
             elif word.endswith(("key", "keys")):
                 names = word.rstrip("s")[:-3] in KEY_QUALIFIERS
             else:
@@ -4552,6 +4820,10 @@ def _connector_fits(text: str, between: str, identifier_start: int, value_end: i
         after = text[value_end : value_end + 32].lstrip(" \t\r\n").removeprefix("]]>")
         return in_tag and after.startswith("</")
     if connector == ",":
+        # An aside (", which I copied, was") or a value set off by commas
+        # in prose (", \u2026, stopped") joins them too.
+        if rest.rstrip(" \t") != "," or (not quoted and text.startswith(",", value_end)):
+            return True
         return quoted and between.lstrip("\\")[:1] in ("'", '"')
     return True
 
@@ -4632,8 +4904,40 @@ def why_not_a_credential(value: str, password: bool) -> str | None:
     when it is a credential rather than a word, a name, a number, a
     placeholder, a reference or data.  ``password``: the key names a
     password, so names are judged more strictly."""
-    decided = _first_judgement(VALUE_JUDGEMENTS, value, password)
+    decided = _judged_value(value, password)
     return None if decided is None else decided[1]
+
+
+def _judged_value(value: str, password: bool) -> tuple[str, str] | None:
+    """The first judgement to turn the value away, unless a shape of
+    VALUE_SHAPES keeps it first."""
+    if any(shape(value, password) for shape in VALUE_SHAPES):
+        return None
+    return _first_judgement(VALUE_JUDGEMENTS, value, password)
+
+
+def a_passphrase(value: str, password: bool) -> bool:
+    """Three or more words joined by one separator after a key that names a
+    password (cargo.pepper.camera, Olive-Tractor7-Camera): what password
+    managers and routers generate, which the judgements would read as a
+    name, a host or low entropy.  Not when a word is a key's or says
+    something about one (spring.datasource.password, read.only.name), nor a
+    host's last label (db.prod.internal), nor a placeholder."""
+    if not password or len(value) > MAX_JOINED_WORDS_CHARS:
+        return False
+    scanner = _secret_scanner()
+    if scanner.passphrase.fullmatch(value) is None:
+        return False
+    words = {word.rstrip(DIGITS) for word in scanner.not_alnum.split(value.lower())}
+    if not NOT_PASSPHRASE_WORDS.isdisjoint(words):
+        return False
+    return not _is_placeholder(scanner, value)
+
+
+# Shapes that make a value after its key a credential whatever
+# VALUE_JUDGEMENTS would say; each is given the value and whether the key
+# names a password.
+VALUE_SHAPES: tuple[Callable[[str, bool], bool], ...] = (a_passphrase,)
 
 
 def short_or_spaced(value: str, _password: bool) -> str | None:

@@ -589,6 +589,12 @@ def _selection_shapes() -> dict[str, bytes]:
                 ("key words before a connector word, repeated", "key to ", distinct_text),
                 ("a key word repeated", "key", distinct_text),
                 ("a Polish key word before a connector word, repeated", "has\u0142o to ", distinct_text),
+                # Words between a key and its "is": a relative clause, an
+                # aside that never closes, an "of" word before an aside.
+                ("a key word and a relative clause of ten words", "key that a b c d e f g h i j ", distinct_text),
+                ("a key word and an aside that never closes", "password, a b c d e f g h i j ", distinct_text),
+                ("a key word, an of word and a bracket", "password for a b c (d e f g ", distinct_text),
+                ("a word for credentials before a user", "credentials: a / ", distinct_text),
             )
         },
         "a key and a space before a long word": json.dumps(

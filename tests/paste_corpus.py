@@ -419,6 +419,13 @@ SECRET[1] = [
     ("es", "la {pw_word} es «{pw}»"),
     ("de", "Passwort：{pw}"),
     ("ja", "{Net_key}：{pw}"),
+    ("es", "Oye, la {pw_word} nueva del servidor de correo es {pw}"),
+    ("pt", "Troquei a {pw_word} do roteador para {pw} ontem à noite"),
+    ("it", "{Pw_word} per il NAS: {pw}"),
+    ("fr", "Voici le {pw_word} pour la VM de test : {pw}"),
+    ("nl", "API-sleutel voor staging: {tok}"),
+    ("pl", "Klucz WPA: {router_pw}"),
+    ("sv", "API-nyckel: {tok}"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -476,6 +483,14 @@ CLEAN[1] = [
     ("es", "la {pw_word} es «la de siempre»"),
     ("de", "Passwort：siehe Tresor"),
     ("ja", "{Net_key}：ルーターのラベルを参照"),
+    ("es", "Oye, la {pw_word} nueva del servidor de correo es la que te mandé por Signal"),
+    ("pt", "Troquei a {pw_word} do roteador para uma mais forte ontem à noite"),
+    ("it", "{Pw_word} per il NAS: chiedila a Giulia"),
+    ("fr", "Voici le {pw_word} pour la VM de test : dans le coffre partagé"),
+    ("pl", "Polityka: {pw_word} do konta admina zmieniamy co 90 dni"),
+    ("nl", "De API-sleutel is verlopen, vraag een nieuwe aan"),
+    ("de", "Der API-Schlüssel: siehe Tresor, Eintrag Produktion"),
+    ("ja", "APIキーは環境変数API_KEYに入れてください"),
 ]
 
 SECRET[2] = [
@@ -511,6 +526,11 @@ SECRET[2] = [
     ("it", "La {pw_word} dell'admin, {pw}, non funziona più"),
     ("en", "The API key — fresh from the console — is {tok}"),
     ("en", "the password for root on {host} (yes I know) is {pw}"),
+    ("en", "The Wi-Fi password, in case you need it tonight, is {pw}"),
+    ("en", "the deploy token (the one with write access) was {tok}"),
+    ("de", "Das Passwort für den Router, falls du es brauchst, lautet {pw}"),
+    ("es", "login: {user} / {pw}"),
+    ("fr", "Le mot de passe que Julien a mis sur le NAS est {pw}"),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -545,6 +565,12 @@ CLEAN[2] = [
     ("it", "La {pw_word} dell'admin, per policy, scade ogni 90 giorni"),
     ("en", "The API key — fresh from the console — is only valid for 24 hours."),
     ("en", "the password for root on {host} (yes I know) is disabled, we use keys"),
+    ("en", "The Wi-Fi password, in case you need it tonight, is on the fridge."),
+    ("en", "the deploy token (the one with write access) was rotated after the incident"),
+    ("de", "Das Passwort für den Router, falls du es brauchst, steht im Tresor"),
+    ("en", "login: {user} / password: see the vault"),
+    ("fr", "Le mot de passe que Julien a mis sur le NAS est expiré"),
+    ("en", "credentials: {user} / the usual one"),
 ]
 
 SECRET[3] = [
@@ -584,6 +610,11 @@ SECRET[3] = [
     ("de", "{Router_key}: {router_pw}"),
     ("en", "password is {phrase_num}"),
     ("en", "export PGPASSWORD={phrase}"),
+    ("en", "KEYCLOAK_ADMIN_PASSWORD: {phrase_cap}"),
+    ("en", "The Bitwarden passphrase for the backup disk is {phrase4}"),
+    ("de", "Kennwort für das NAS: {phrase_num}"),
+    ("en", "sudo password = {phrase_dot}"),
+    ("en", '<add key="SmtpPassword" value="{phrase_us}" />'),
 ]
 CLEAN[3] = [
     (
@@ -622,6 +653,12 @@ CLEAN[3] = [
     ("de", "{Router_key}: siehe Geräteunterseite"),
     ("en", "password is reset every 90 days by the policy"),
     ("en", 'export PGPASSWORD="$(pass show db/prod)"'),
+    ("en", "KEYCLOAK_ADMIN_PASSWORD: ${{KC_ADMIN_PASSWORD}}"),
+    ("en", "The Bitwarden passphrase for the backup disk is in the emergency kit."),
+    ("de", "Kennwort für das NAS: steht im Tresor"),
+    ("en", "sudo password = read-from-vault"),
+    ("en", "the password was reset; the new one follows the four-words-with-dashes format"),
+    ("en", "password: spring.datasource.password in application.yml"),
 ]
 
 SECRET[4] = [
