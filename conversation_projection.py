@@ -3917,9 +3917,12 @@ SECRET_RULES += (
 
 # A passphrase: three to eight words of three letters or more, lower case
 # or Capitalized, one of them maybe with a digit, joined by one separator
-# (Bitwarden's and 1Password's generators: "-", ".", "_", ",").
+# (Bitwarden's and 1Password's generators: "-", ".", "_", ","), maybe
+# ending in a number of its own (cobalt-orbit-velvet-18, as routers and
+# generators asked for a number write it).
 JOINED_WORDS_PATTERN = (
     r"(?:[A-Z]?[a-z]{3,12}[0-9]?)(?P<sep>[-._,])[A-Z]?[a-z]{3,12}[0-9]?(?:(?P=sep)[A-Z]?[a-z]{3,12}[0-9]?){1,6}"
+    r"(?:(?P=sep)[0-9]{1,4})?"
 )
 MAX_JOINED_WORDS_CHARS = 120
 # Words no passphrase holds: a key's, what is said about one, a host's

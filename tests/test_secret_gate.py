@@ -2114,6 +2114,25 @@ class TestValueJudgements(unittest.TestCase):
             with self.subTest(value=value):
                 self.assertIsNone(cp.a_call(value, True))
 
+    def test_a_passphrase_after_a_password_key_is_a_credential(self) -> None:
+        """Words a generator draws, joined by one separator, with a digit on
+        a word or a number of their own at the end, are a credential after a
+        key that names a password and only there; a host's or a key's words
+        are not."""
+        rng = random.Random(39)
+        words = ["cobalt", "orbit", "velvet", "lantern", "dune", "granite", "mango", "river", "copper", "falcon"]
+        for separator in "-._":
+            drawn = rng.sample(words, 4)
+            number = str(rng.randrange(10, 100))
+            for value in (separator.join(drawn[:3]), separator.join([*drawn, number]), separator.join(drawn) + "7"):
+                with self.subTest(value=value):
+                    self.assertTrue(cp.a_passphrase(value, True))
+                    self.assertFalse(cp.a_passphrase(value, False))
+                    self.assertEqual(cp.judge_text(f"POSTGRES_PASSWORD: {value}")[0][2], "credential-assignment")
+        for value in ("db.prod.internal", "spring.datasource.password", "read.only.name-12", "cobalt-orbit-1234567"):
+            with self.subTest(value=value):
+                self.assertFalse(cp.a_passphrase(value, True))
+
     def test_random_characters_between_slashes_are_not_a_path(self) -> None:
         rng = random.Random(46)
         value = "/" + mixed(ALNUM, 6, rng) + "/" + mixed(ALNUM, 30, rng)
