@@ -2544,16 +2544,16 @@ def _prose_words(words: Sequence[str]) -> str:
 
 
 _PROSE_IS = _prose_words(PROSE_IS_WORDS)
-# After "is", a word of PROSE_NOW_WORDS, or of PROSE_AFTER_KEY_WORDS and
-# maybe "to" ("is gewijzigd naar …", "foi alterada para …").
-_PROSE_IS_NOW = (
-    r"(?:[ \t]{1,8}+(?:"
-    + _prose_words(PROSE_NOW_WORDS)
-    + r"|"
+_PROSE_IS_NOW = r"(?:[ \t]{1,8}+" + _prose_words(PROSE_NOW_WORDS) + ")?+"
+# Right after a key's "is", a word of PROSE_AFTER_KEY_WORDS and maybe "to"
+# ("is gewijzigd naar …", "foi alterada para …"): not after an "of" part,
+# whose every word tries the end of it.
+_PROSE_IS_CHANGED = (
+    r"(?:[ \t]{1,8}+"
     + _prose_words(PROSE_AFTER_KEY_WORDS)
     + r"(?=[ \t:])(?:[ \t]{1,8}+"
     + _prose_words(PROSE_TO_WORDS)
-    + r"(?=[ \t]))?+))?+"
+    + r"(?=[ \t]))?+)?+"
 )
 
 
@@ -2685,7 +2685,7 @@ _ASSIGNMENT = (
     + r"|"
     + _prose_words(PROSE_TO_WORDS)
     + r"(?=[ \t])"
-    r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
+    r"|" + _PROSE_IS + _PROSE_IS_NOW + _PROSE_IS_CHANGED + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
     r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"
