@@ -2242,7 +2242,8 @@ PASSWORD_WORDS = (
         "parolasi",
         "sifresi",
     ),  # Turkish (Windows' and routers' word; typed without its letters)
-    "l\u00f6senord",  # Swedish
+    *("l\u00f6senord", "l\u00f6senordet"),  # Swedish (l\u00f6senordet: the password)
+    "passordet",  # Norwegian: the password
     "salasana",  # Finnish
     "jelsz\u00f3",  # Hungarian
     "contrase\u00f1a",  # Spanish
@@ -2458,14 +2459,15 @@ NUMBER_ASSIGNED = (
 # "is": what stands between a key (and the words about it) and its value.
 PROSE_IS_WORDS = (
     *("is", "was", "are"),  # English, Dutch ("is")
-    *("ist", "lautet"),  # German
-    *("est", "c'est", "était"),  # French
-    *("es", "era"),  # Spanish, Italian, Portuguese ("era")
-    *("è",),  # Italian
+    *("ist", "lautet", "wurde"),  # German
+    *("est", "c'est", "était", "a été"),  # French
+    *("es", "era", "fue"),  # Spanish, Italian, Portuguese ("era")
+    "foi",  # Portuguese
+    *("è", "è stata", "è stato"),  # Italian
     *("é",),  # Portuguese
-    "jest",  # Polish
+    *("jest", "zostało", "została", "został"),  # Polish
     *("är",),  # Swedish
-    *("это",),  # Russian
+    *("это", "был", "была", "было"),  # Russian
 )
 # "is" only after the words about a key, as Polish says it ("Has\u0142o do
 # wifi to …"): right after a key, "to" is English "changed to".
@@ -2475,7 +2477,7 @@ PROSE_THEN_IS_WORDS = ("to",)  # Polish
 PROSE_NOW_WORDS = ("now", "still", "jetzt", "adesso", "ora", "set to", "changed to", "reset to")
 # "of": the word that starts what a key is of or for ("the password for the
 # NAS", "le mot de passe du wifi", "Пароль от вайфая"), before up to four
-# words and "is" or ":".
+# words and "is", ":" or "to" ("a senha do roteador para …").
 PROSE_OF_WORDS = (
     *("for", "of", "on", "at", "to"),  # English
     "für",  # German
@@ -2495,11 +2497,35 @@ PROSE_TO_WORDS = (
     "en",  # French
     "a",  # Spanish
     "para",  # Portuguese
-    "in",  # Dutch, Italian
+    *("in", "naar"),  # Dutch, Italian ("in")
     "na",  # Polish
     "till",  # Swedish
     "auf",  # German
     "на",  # Russian
+)
+# A word that may stand right after a key, before its "of", "to", "is" or
+# ":", where the language puts it after the noun: "new", "current", "old",
+# "temporary", "wireless" ("la contraseña nueva del servidor es …",
+# "Contraseña inalámbrica: …", "Hasło tymczasowe: …"), or a participle
+# meaning "changed" or "set" ("wachtwoord veranderd in …", "mot de passe
+# changé en …").  Sources: the Wi-Fi and account dialogs of each language
+# ("Contraseña actual", "Nova senha", "Hasło tymczasowe") and ordinary
+# grammar.
+PROSE_AFTER_KEY_WORDS = (
+    *("changed", "set", "updated"),  # English
+    *("nouveau", "nouvelle", "actuel", "actuelle", "ancien", "temporaire", "provisoire"),  # French
+    *("changé", "modifié", "défini"),  # French
+    *("nueva", "nuevo", "actual", "antigua", "temporal", "inalámbrica"),  # Spanish
+    *("cambiada", "cambiado", "actualizada", "se cambió", "se ha cambiado"),  # Spanish
+    *("nova", "novo", "atual", "antiga", "temporária", "provisória"),  # Portuguese
+    *("alterada", "alterado", "mudada", "trocada", "definida"),  # Portuguese
+    *("nuova", "attuale", "vecchia", "temporanea", "provvisoria"),  # Italian
+    *("cambiata", "modificata", "impostata"),  # Italian
+    *("veranderd", "gewijzigd", "ingesteld", "aangepast"),  # Dutch
+    *("geändert", "gesetzt"),  # German
+    *("nowe", "aktualne", "stare", "tymczasowe", "zmienione", "ustawione"),  # Polish
+    *("ändrat", "ändrad", "bytt", "har ändrats"),  # Swedish
+    *("изменён", "изменен", "сменён", "сменен", "новый"),  # Russian
 )
 
 
@@ -2521,6 +2547,16 @@ def _prose_words(words: Sequence[str]) -> str:
 
 _PROSE_IS = _prose_words(PROSE_IS_WORDS)
 _PROSE_IS_NOW = r"(?:[ \t]{1,8}+" + _prose_words(PROSE_NOW_WORDS) + ")?"
+# Right after a key's "is", a word of PROSE_AFTER_KEY_WORDS and maybe "to"
+# ("is gewijzigd naar …", "foi alterada para …"): not after an "of" part,
+# whose every word tries the end of it.
+_PROSE_IS_CHANGED = (
+    r"(?:[ \t]{1,8}+"
+    + _prose_words(PROSE_AFTER_KEY_WORDS)
+    + r"(?=[ \t:])(?:[ \t]{1,8}+"
+    + _prose_words(PROSE_TO_WORDS)
+    + r"(?=[ \t]))?)?"
+)
 
 
 # An "of" word and up to four words, then "is", ":" or a dash ("the
@@ -2529,7 +2565,7 @@ _PROSE_IS_NOW = r"(?:[ \t]{1,8}+" + _prose_words(PROSE_NOW_WORDS) + ")?"
 # starts none of them away at one look.
 _PROSE_FOR_END = (
     r"[ \t]{0,8}+(?:"
-    + _prose_words(PROSE_IS_WORDS + PROSE_THEN_IS_WORDS)
+    + _prose_words(tuple(dict.fromkeys(PROSE_IS_WORDS + PROSE_THEN_IS_WORDS + PROSE_TO_WORDS)))
     + _PROSE_IS_NOW
     + r"(?=[ \t])|[:=]|(?:\u2014|\u2013|-{1,2}+)(?=[ \t])|(?=\u00ab))"
 )
@@ -2568,6 +2604,18 @@ PROSE_RELATIVE_WORDS = (
 _PROSE_RELATIVE = (
     _prose_words(PROSE_RELATIVE_WORDS) + r"(?=[ \t])(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,40}+){1,10}?" + _PROSE_FOR_END
 )
+# A word of PROSE_AFTER_KEY_WORDS, then ":", an "of" part, "to" or "is".
+_PROSE_AFTER_KEY = (
+    _prose_words(PROSE_AFTER_KEY_WORDS)
+    + r"(?:[ \t]{0,8}+(?:\uff1a|(?=:))|[ \t]{1,8}+(?:"
+    + _PROSE_FOR
+    + r"|"
+    + _prose_words(PROSE_TO_WORDS)
+    + r"(?=[ \t])|"
+    + _PROSE_IS
+    + _PROSE_IS_NOW
+    + r"(?=[ \t:])))"
+)
 # A value set off by commas right after its key, in prose: "the admin
 # password, \u2026, stopped working"; not a name as code passes it (password,
 # otp_code1,).
@@ -2601,9 +2649,11 @@ _XML_ATTRIBUTE = (
 #   key="ClearTextPassword" value="…"/>, Kubernetes `- name: DB_PASSWORD` /
 #   `value: …`);
 # - after a space, in prose: "for|of|on|at|to" and up to four words, then
-#   "is" or ":" ("the password for the NAS is …"), "to" alone ("set the
+#   "is", ":" or "to" ("the password for the NAS is …"), "to" alone ("set the
 #   password to …"), "is"/"was"/"are" (then maybe "now", "still", "set to",
-#   "changed to", "reset to"), or a quoted value (WITH PASSWORD '…');
+#   "changed to", "reset to"), a quoted value (WITH PASSWORD '…'),
+#   or a word that follows a key in some languages ("nueva", "veranderd",
+#   PROSE_AFTER_KEY_WORDS), then ":", an "of" part, "to" or "is";
 # - after a space, a dash or an arrow: Password - …, password -> …, → and —;
 # - a space alone, maybe with an opening bracket, before a value with a
 #   digit (Password xu6lMy%gITy4, passwd TxDpE7Wb…, Password (…)): the
@@ -2631,11 +2681,13 @@ _ASSIGNMENT = (
     + r"|"
     + _PROSE_RELATIVE
     + r"|"
+    + _PROSE_AFTER_KEY
+    + r"|"
     + _WORDS_THEN_COMMAS
     + r"|"
     + _prose_words(PROSE_TO_WORDS)
     + r"(?=[ \t])"
-    r"|" + _PROSE_IS + _PROSE_IS_NOW + r"(?=[ \t:])"
+    r"|" + _PROSE_IS + _PROSE_IS_NOW + _PROSE_IS_CHANGED + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
     r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"

@@ -595,6 +595,10 @@ def _selection_shapes() -> dict[str, bytes]:
                 ("a key word and an aside that never closes", "password, a b c d e f g h i j ", distinct_text),
                 ("a key word, an of word and a bracket", "password for a b c (d e f g ", distinct_text),
                 ("a word for credentials before a user", "credentials: a / ", distinct_text),
+                # A word after the key ("new", "changed") before an "of"
+                # part, and after "is" before "to".
+                ("a key word, a word after it and an of word", "contrase\u00f1a nueva del a b c d ", distinct_text),
+                ("a key word, is, a participle and a to word", "wachtwoord is gewijzigd naar ", distinct_text),
             )
         },
         "a key and a space before a long word": json.dumps(

@@ -426,6 +426,15 @@ SECRET[1] = [
     ("nl", "API-sleutel voor staging: {tok}"),
     ("pl", "Klucz WPA: {router_pw}"),
     ("sv", "API-nyckel: {tok}"),
+    ("fr", "{Pw_word} modifié : {pw}"),
+    ("es", "Te paso la {pw_word} actual: {pw}"),
+    ("pt", "A {pw_word} foi alterada para {pw}"),
+    ("it", "la {pw_word} temporanea è {pw}, cambiala al primo accesso"),
+    ("nl", "Het {pw_word} is gewijzigd naar {pw}"),
+    ("pl", "{Pw_word} tymczasowe do konta: {pw}"),
+    ("ru", "{Pw_word} изменён на {pw}"),
+    ("sv", "{Pw_word}et är ändrat till {pw}"),
+    ("es", "La {pw_word} se cambió a {pw}"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -491,6 +500,15 @@ CLEAN[1] = [
     ("nl", "De API-sleutel is verlopen, vraag een nieuwe aan"),
     ("de", "Der API-Schlüssel: siehe Tresor, Eintrag Produktion"),
     ("ja", "APIキーは環境変数API_KEYに入れてください"),
+    ("fr", "{Pw_word} modifié : pense à te reconnecter partout"),
+    ("es", "Te paso la {pw_word} actual por Signal, no por aquí"),
+    ("pt", "A {pw_word} foi alterada para cumprir a nova política"),
+    ("it", "la {pw_word} temporanea è scaduta, chiedine una nuova"),
+    ("nl", "Het {pw_word} is gewijzigd naar aanleiding van het incident"),
+    ("pl", "{Pw_word} tymczasowe do konta: wysłane SMS-em"),
+    ("ru", "{Pw_word} изменён на более длинный"),
+    ("sv", "{Pw_word}et är ändrat till något längre nu"),
+    ("es", "La {pw_word} se cambió a principios de mes"),
 ]
 
 SECRET[2] = [

@@ -479,6 +479,13 @@ OTHER_LANGUAGES = (
     "De gebruiker vroeg waar het wachtwoord staat: in de kluis van het team, niet in de repository.",
     "Użytkownik zapytał o hasło do bazy: jest w zmiennej środowiskowej DB_PASSWORD ustawianej przez CI.",
     "用户问密码怎么存。助手建议用 bcrypt 哈希，成本因子 12，令牌放在环境变量里。",
+    # A word after the key ("new", "changed"), then "of", "to" or "is", around no secret.
+    "Het wachtwoord is gewijzigd naar aanleiding van het lek; het nieuwe staat in de kluis van het team.",
+    "La contraseña nueva del servidor de correo es la que generó Bitwarden, en la bóveda compartida.",
+    "A senha foi alterada para atender à política: 16 caracteres, trocada a cada 90 dias.",
+    "Das Passwort wurde geändert: siehe Tresor, Eintrag prod/db.",
+    "Пароль изменён на более длинный, новый лежит в Vault по пути secret/app/db.",
+    "The password set to expire after 90 days is the admin's; the new one is in the vault.",
 )
 
 # Summaries of everyday sessions whose snippets touch auth and config.

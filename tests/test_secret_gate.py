@@ -2657,7 +2657,7 @@ class TestShortcuts(unittest.TestCase):
         as the read of 128 characters from the first finds."""
         import re
 
-        stops = "(?:(?!" + cp.STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<"
+        stops = "(?:(?!" + cp.STDIN_FLAGS + r")[^|<\n\x00]){0,128}<<<"
         rows = [rule for rule in cp.SECRET_RULES if stops in rule.pattern]
         self.assertEqual(len(rows), 1)
         long_way = re.compile(rows[0].pattern.replace(stops, r"[^|<\n\x00]{0,128}+<<<"))
