@@ -2372,7 +2372,7 @@ _CREDENTIAL_KEY_STEM = (
 # then costs one step per stem, not a read of the whole tail at each; and
 # the key that ends before an assignment is still found, from its last
 # stem (the judge reads its identifier back from there).
-_KEY_TAIL = r"(?:(?!" + _CREDENTIAL_KEY_STEM + r")[A-Za-z0-9_.-]){0,40}"
+_KEY_TAIL = r"(?:(?!" + _CREDENTIAL_KEY_STEM + r")[A-Za-z0-9_.-]){0,40}+"
 # The bounds of a judged value: one of five characters or fewer is never
 # taken for a credential, and no more than the longest is read (but for a
 # value in quotes without a space, read whole: see VALUE).
@@ -2410,21 +2410,19 @@ _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
 _CUTTING_SYMBOLS = r"`,;&()\[\]{}<>"
 _SYMBOL_VALUE = (
     rf"(?=[^{_BARE_VALUE_END}]{{1,64}}+[{_CUTTING_SYMBOLS}])"
-    r"(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}[A-Za-z_]"
-    r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?[,)\]])"
+    r"(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
+    r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
     rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{{0,63}}+"
     rf"(?:(?![{_CUTTING_SYMBOLS}][A-Za-z_][A-Za-z0-9_.-]{{0,63}}+=|[\[{{<(][A-Za-z_ -]{{2,40}}+[\]}}>)])"
-    rf"[{_CUTTING_SYMBOLS}](?=[A-Za-z0-9!@#$%^*+=~?])[^{_BARE_VALUE_END}]{{1,63}}+){{1,4}}"
-    r"(?=[,;)\]]?(?![^\s\x00\"'`]))"
+    rf"[{_CUTTING_SYMBOLS}](?=[A-Za-z0-9!@#$%^*+=~?])[^{_BARE_VALUE_END}]{{1,63}}+){{1,4}}+"
+    r"(?=[,;)\]]?+(?![^\s\x00\"'`]))"
 )
 _LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
 # The start of a passphrase in lower case (three words), which the judge
 # keeps after a password's key (a_passphrase).
 _JOINED_WORDS_START = r"[a-z]{3,12}+[-._][a-z]{3,12}+[-._][a-z]{3}"
 _VALUE_UNTIL_CALL = (
-    # Greedy, not possessive: 3.11.2 gives up the whole value after a
-    # possessive optional group with a lookahead ("ba9!2q").
-    r"\\?+(?:[bB](?=[\"']))?"
+    r"\\?+(?:[bB](?=[\"']))?+"
     rf"(?P<value>\"(?![0-9]{{0,256}}+\")[^\"\x00\n]{_VALUE_CHARS}\""
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
     + "".join(rf"|{q}(?![0-9]{{0,{MAX_TEXT_CHARS}}}+{q})[^{q}\s\x00]{_LONG_QUOTED}{q}" for q in "\"'`")
@@ -2546,7 +2544,7 @@ def _prose_words(words: Sequence[str]) -> str:
 
 
 _PROSE_IS = _prose_words(PROSE_IS_WORDS)
-_PROSE_IS_NOW = r"(?:[ \t]{1,8}+" + _prose_words(PROSE_NOW_WORDS) + ")?"
+_PROSE_IS_NOW = r"(?:[ \t]{1,8}+" + _prose_words(PROSE_NOW_WORDS) + ")?+"
 # Right after a key's "is", a word of PROSE_AFTER_KEY_WORDS and maybe "to"
 # ("is gewijzigd naar …", "foi alterada para …"): not after an "of" part,
 # whose every word tries the end of it.
@@ -2555,7 +2553,7 @@ _PROSE_IS_CHANGED = (
     + _prose_words(PROSE_AFTER_KEY_WORDS)
     + r"(?=[ \t:])(?:[ \t]{1,8}+"
     + _prose_words(PROSE_TO_WORDS)
-    + r"(?=[ \t]))?)?"
+    + r"(?=[ \t]))?+)?+"
 )
 
 
@@ -2582,7 +2580,7 @@ _PROSE_FOR = (
     + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
     + r"(?:[ \t]{0,8}+"
     + _ASIDE
-    + r")?"
+    + r")?+"
     + _PROSE_FOR_END
 )
 # "that": a word that opens a relative clause between a key and its "is"
@@ -2622,13 +2620,13 @@ _PROSE_AFTER_KEY = (
 _BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0-9_]{0,63}+,)"
 # The same after a word or two about the key ("le mot de passe admin, \u2026,",
 # "la contrase\u00f1a del admin, \u2026,").
-_WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?" + _BETWEEN_COMMAS
+_WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?+" + _BETWEEN_COMMAS
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
 _DECLARED_TYPE = (
-    r"&?+(?:'static[ \t]++|mut[ \t]++)?[A-Za-z_][A-Za-z0-9_.]{0,30}+"
-    r"(?:<[^>\n\x00]{0,40}+>|\[[^\]\n\x00]{0,40}+\])?[?*]?+"
+    r"&?+(?:'static[ \t]++|mut[ \t]++)?+[A-Za-z_][A-Za-z0-9_.]{0,30}+"
+    r"(?:<[^>\n\x00]{0,40}+>|\[[^\]\n\x00]{0,40}+\])?+[?*]?+"
 )
 # One more attribute of an XML element after the one that holds the key.
 _XML_ATTRIBUTE = (
@@ -2665,17 +2663,17 @@ _XML_ATTRIBUTE = (
 _ASSIGNMENT = (
     r"(?:(?=[\"'>])(?:[\"'](?:"
     + _XML_ATTRIBUTE
-    + r")*[ \t]*+)?>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?(?:<[Vv]alue>|<!\[CDATA\[)?"
+    + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
     r"(?=[,(\u2014\u2013])(?:" + _ASIDE + _PROSE_FOR_END + r"|" + _BETWEEN_COMMAS + r")|"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
     r"|:[ \t]{0,8}+" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
-    r"|::?(?:[ \t]{0,8}+[|>][-+0-9]{0,2}+[ \t]{0,8}+\r?\n[ \t]{1,16}+)?)"
+    r"|::?(?:[ \t]{0,8}+[|>][-+0-9]{0,2}+[ \t]{0,8}+\r?\n[ \t]{1,16}+)?+)"
     r"|(?<=[ \t])" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
-    r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
+    r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
     r"|(?<=[ \t])(?:"
     + _PROSE_FOR
     + r"|"
@@ -2692,8 +2690,8 @@ _ASSIGNMENT = (
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
     r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
-    r":?\*{0,2}+[ \t]{0,8}+(?:\u00ab[ \t]{0,2}+)?"
-    r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?"
+    r":?\*{0,2}+[ \t]{0,8}+(?:\u00ab[ \t]{0,2}+)?+"
+    r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
 
 
@@ -2739,18 +2737,18 @@ def _flag_keywords(flag: str) -> tuple[str, str]:
 
 
 # Windows' net use, and its /user: flag (/u: for short), in any case.
-_NET_USE = r"(?i:net)(?:\.exe)?[ \t]++(?i:use)"
-_NET_USER_FLAG = r"/(?i:u(?:ser)?):"
+_NET_USE = r"(?i:net)(?:\.exe)?+[ \t]++(?i:use)"
+_NET_USER_FLAG = r"/(?i:u(?:ser)?+):"
 # echo (maybe with -n or -e), or printf '%s\n', before what it writes to a
 # pipe: each a row of its own, so that each pattern starts with its
 # literal, which the search jumps to.
-_ECHO = token_start("echo") + r"[ \t]++(?:-[neE]{1,3}+[ \t]++)?"
-_PRINTF = token_start("printf") + r"[ \t]++(?:'%s(?:\\n)?'|\"%s(?:\\n)?\")[ \t]++"
+_ECHO = token_start("echo") + r"[ \t]++(?:-[neE]{1,3}+[ \t]++)?+"
+_PRINTF = token_start("printf") + r"[ \t]++(?:'%s(?:\\n)?+'|\"%s(?:\\n)?+\")[ \t]++"
 # sudo's flags before -S, each with its argument if one follows (read
 # once, with no backtracking: sudo -u postgres -S, sudo -H -S).
 _SUDO_FLAGS = (
-    r"(?:[ \t]++-[A-RT-Za-z]{1,3}+(?![A-Za-z])(?:[ \t]++(?!-)[A-Za-z0-9_.-]{1,32}+)?"
-    r"|[ \t]++--[a-z-]{2,16}+(?:=[^\s\x00]{0,32}+)?){0,3}[ \t]++(?:-[A-RT-Za-z]{0,4}+S|--stdin)"
+    r"(?:[ \t]++-[A-RT-Za-z]{1,3}+(?![A-Za-z])(?:[ \t]++(?!-)[A-Za-z0-9_.-]{1,32}+)?+"
+    r"|[ \t]++--[a-z-]{2,16}+(?:=[^\s\x00]{0,32}+)?+){0,3}+[ \t]++(?:-[A-RT-Za-z]{0,4}+S|--stdin)"
 )
 # A command that reads a password on standard input, after a pipe: sudo
 # -S, docker (podman, helm, oras) login --password-stdin, passwd --stdin,
@@ -2758,7 +2756,7 @@ _SUDO_FLAGS = (
 # of the pipe, one read for all: a read of its own after every "auth
 # login" on the way cost most of a second in 2 MiB of them.
 _READS_STDIN = (
-    r"(?:/usr/bin/)?sudo" + _SUDO_FLAGS + r"|[^|\n\x00]{0,200}?(?:--password-stdin|passwd[ \t]++--stdin|--with-token)"
+    r"(?:/usr/bin/)?+sudo" + _SUDO_FLAGS + r"|[^|\n\x00]{0,200}?(?:--password-stdin|passwd[ \t]++--stdin|--with-token)"
 )
 # The same commands, and chpasswd (user:password), where they start what
 # a here-string feeds.  Each alternative starts with its literal: the search
@@ -2807,7 +2805,7 @@ _PEM_END = (
     # A block with no run of 40 base64 characters before its END line
     # (empty, "anything"), or whose next line starts a sentence: a template
     # or a placeholder ("-----BEGIN … -----\nyour key goes here").
-    r"(?!(?:(?![A-Za-z0-9+/=]{40})[^\x00-]){0,200}-----END)"
+    r"(?!(?:(?![A-Za-z0-9+/=]{40})[^\x00-]){0,200}+-----END)"
     r"(?![ \t]*+\r?\n\s{0,8}+[A-Za-z][a-z]{0,20}+[ ,.'][a-z])"
 )
 # The start of a JWT base64-encoded once more: "eyJ" and the first
@@ -3448,7 +3446,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "kubernetes-secret",
         r"(?:data|stringData):[ \t]*+\r?\n[ \t]{1,16}+[^\s:\x00#]{1,253}+:[ \t]{0,8}+"
-        r"(?:[|>][-+]?+[ \t]*+\r?\n[ \t]{1,16}+)?"
+        r"(?:[|>][-+]?+[ \t]*+\r?\n[ \t]{1,16}+)?+"
         r"(?P<secret>\"[^\"\x00\n]{1,4000}+\"|'[^'\x00\n]{1,4000}+'|[^\s\x00]{1,4000}+)",
         "gitleaks kubernetes.go; Kubernetes Secret docs (data holds base64, stringData plain text)",
         keywords=("kind: secret",),
@@ -3460,7 +3458,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # (redis://:…@), the password may hold an unencoded "/" or "#".
     SecretRule(
         "url-credentials",
-        r"://(?P<user>[^\s/?#@:\[\x00]{0,128}+):(?P<secret>[^\s/?#@\x00]{1,256}+(?:[/#][^\s/?#@\x00]{0,256}+){0,4})@",
+        r"://(?P<user>[^\s/?#@:\[\x00]{0,128}+):(?P<secret>[^\s/?#@\x00]{1,256}+(?:[/#][^\s/?#@\x00]{0,256}+){0,4}+)@",
         "gitleaks generic.go (url); trufflehog uri; RFC 3986 userinfo",
         example=r"https://deploy:[A-Za-z0-9]{14}@git\.example\.org/team/repo",
         judge="url-part",
@@ -3489,10 +3487,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         r"(?:-?+(?=[A-Za-z0-9_.-]{3})(?P<key>(?:[A-Za-z0-9][A-Za-z0-9_.-]{0,23}?)??"
         + _CREDENTIAL_KEY_STEM
         + r"[A-Za-z0-9_.-]{0,24}+)"
-        r"(?:=|[ \t]++)(?:pass:)?"
+        r"(?:=|[ \t]++)(?:pass:)?+"
         rf"|p(?=(?:(?!=-p)[A-Za-z0-9!@#$%^&*_+=~.-]){_VALUE_CHARS}(?![^\s\"'`\x00])|\\?+[\"'])"
         r"|p[ \t]++(?!-)"
-        r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+(?:(?!=-)[^\s:\"'\x00]){0,64}:"
+        r"|(?:(?:u|-user)(?:=|[ \t]++)[\"']?+(?:(?!=-)[^\s:\"'\x00]){0,64}+:"
         r"|U[ \t]++[^\s%\"'\x00]{1,64}+%)(?P<password>))" + VALUE,
         "gitleaks curl.go; the manuals of curl, mysql, redis-cli, ldapsearch, sqlplus, sshpass, sqlcmd,"
         " mosquitto and zip",
@@ -3552,7 +3550,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # of "chpasswd" repeated read 128 characters from each.
     SecretRule(
         "credential-flag",
-        r"(?:" + STDIN_FLAGS + r")(?:(?!" + STDIN_FLAGS + r")[^|<\n\x00]){0,128}<<<[ \t]*+(?P<password>)" + VALUE,
+        r"(?:" + STDIN_FLAGS + r")(?:(?!" + STDIN_FLAGS + r")[^|<\n\x00]){0,128}+<<<[ \t]*+(?P<password>)" + VALUE,
         keywords=("<<<",),
         example=r"docker login -u ci --password-stdin <<< [A-Za-z0-9]{14}",
         judge="assigned-value",
@@ -3560,7 +3558,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "credential-flag",
         _ECHO + r"[\"']?+[A-Za-z_][A-Za-z0-9_.-]{0,31}+:(?P<password>)(?P<value>[^\s\"'`:|\x00]{1,256}+)[\"']?+"
-        r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?chpasswd",
+        r"[ \t]*+\|[ \t]*+(?:sudo[ \t]++)?+chpasswd",
         keywords=("echo",),
         example=r"echo \"deploy:[A-Za-z0-9]{14}\" \| chpasswd",
         judge="assigned-value",
@@ -3591,7 +3589,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # the auth method's, read by the key row.
     SecretRule(
         "credential-flag",
-        token_start("vault") + r"[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}[ \t]++"
+        token_start("vault") + r"[ \t]++login(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++"
         rf"(?![^{_BARE_VALUE_END}=]{{0,256}}+=)(?P<password>)" + VALUE,
         "vault login (HashiCorp Vault CLI docs)",
         keywords=("vault",),
@@ -3600,7 +3598,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     SecretRule(
         "credential-flag",
-        token_start("sqlplus") + r"(?:[ \t]++-[A-Za-z]{1,16}+){0,4}[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
+        token_start("sqlplus") + r"(?:[ \t]++-[A-Za-z]{1,16}+){0,4}+[ \t]++[A-Za-z0-9_$#]{1,30}+/(?P<password>)"
         r"(?P<value>[^\s@/\"'\x00]{6,128}+)(?![^\s@\x00])",
         example=r"sqlplus -s scott/[A-Za-z0-9]{12}@orcl",
         judge="assigned-value",
@@ -3672,7 +3670,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "credential-assignment",
         _KEY_NOUN
-        + r"(?:[ \t]{1,8}+(?:(?:d'|de[ \t]{1,8}+|da[ \t]{1,8}+|do[ \t]{1,8}+|del[ \t]{1,8}+|di[ \t]{1,8}+))?|-)"
+        + r"(?:[ \t]{1,8}+(?:(?:d'|de[ \t]{1,8}+|da[ \t]{1,8}+|do[ \t]{1,8}+|del[ \t]{1,8}+|di[ \t]{1,8}+))?+|-)"
         + _KEY_NOUN_QUALIFIER
         + r"(?![\w-])(?P<password>)(?:"
         + _NATIVE_IS
@@ -3903,7 +3901,7 @@ SECRET_RULES += (
     SecretRule(
         "credential-flag",
         token_start("htpasswd")
-        + r"(?=(?:[ \t]++-[A-Za-z]{1,6}+){0,2}[ \t]++-[A-Za-z]{0,5}b)(?:[ \t]++-[A-Za-z]{1,6}+){1,3}"
+        + r"(?=(?:[ \t]++-[A-Za-z]{1,6}+){0,2}[ \t]++-[A-Za-z]{0,5}b)(?:[ \t]++-[A-Za-z]{1,6}+){1,3}+"
         r"(?:[ \t]++[^\s\x00-][^\s\x00]{0,255}+)?[ \t]++[^\s\x00-][^\s\x00]{0,127}+[ \t]++(?P<password>)" + VALUE,
         keywords=("htpasswd",),
         example=r"htpasswd -b /etc/nginx/\.htpasswd deploy [A-Za-z0-9]{14}",
@@ -3911,7 +3909,7 @@ SECRET_RULES += (
     ),
     SecretRule(
         "credential-flag",
-        r"(?i:net)(?:\.exe)?[ \t]++(?i:user)[ \t]++[^\s\x00/*]{1,64}+[ \t]++(?P<password>)" + VALUE,
+        r"(?i:net)(?:\.exe)?+[ \t]++(?i:user)[ \t]++[^\s\x00/*]{1,64}+[ \t]++(?P<password>)" + VALUE,
         keywords=("net user", "net.exe user"),
         example=r"net user deploy [A-Za-z0-9]{14} /add",
         judge="assigned-value",
@@ -3919,7 +3917,7 @@ SECRET_RULES += (
     SecretRule(
         "credential-flag",
         token_start("rabbitmqctl")
-        + r"(?:[ \t]++-[^\s\x00]{1,64}+){0,4}[ \t]++(?:add_user|change_password)[ \t]++[^\s\x00]{1,128}+[ \t]++"
+        + r"(?:[ \t]++-[^\s\x00]{1,64}+){0,4}+[ \t]++(?:add_user|change_password)[ \t]++[^\s\x00]{1,128}+[ \t]++"
         r"(?P<password>)" + VALUE,
         keywords=("rabbitmqctl",),
         example=r"rabbitmqctl add_user deploy [A-Za-z0-9]{14}",
@@ -3928,7 +3926,7 @@ SECRET_RULES += (
     SecretRule(
         "credential-flag",
         token_start("cmdkey")
-        + r"(?:[ \t]++/(?!(?i:pass):)[^\s\x00]{1,256}+){0,4}[ \t]++/(?i:pass):(?P<password>)"
+        + r"(?:[ \t]++/(?!(?i:pass):)[^\s\x00]{1,256}+){0,4}+[ \t]++/(?i:pass):(?P<password>)"
         + VALUE,
         keywords=("/pass:",),
         example=r"cmdkey /generic:nas /user:deploy /pass:[A-Za-z0-9]{14}",
@@ -4018,7 +4016,7 @@ PLACEHOLDER_PATTERN = (
     r"|[a-z][a-z0-9+.-]{1,16}://.*"  # a URL: where a secret lives (credentials in it have a row)
     r"|#[0-9a-f]{3,8}"  # a colour
     r"|[*xX.#?_\-\u2022\u00b7]+"  # ****, xxxx, ****xxxx, ••••
-    r"|(?:your|insert|replace|enter|paste|fill[-_.]?in)(?:[-_.]?[a-z]+)*"  # YOUR_API_KEY, YourTokenHere
+    r"|(?:your|insert|replace|enter|paste|fill[-_.]?in)(?:[-_.]?[a-z]+)*+"  # YOUR_API_KEY, YourTokenHere
     r"|(?:change|replace)[-_.]?(?:me|it|this)[-_.]?[0-9]{0,4}!?|[a-z]{0,8}(?:password|passwd|secret|token)"
     r"|(?:[a-z0-9]{1,16}[-_.]){1,4}(?:password|passwd|pass|pwd|secret|token|key|credentials?)"  # NEO4J_PASSWORD
     r"|none|null|nil|undefined|true|false|empty|blank|optional|required|redacted|removed|hidden"
@@ -4044,7 +4042,7 @@ STRUCTURED_PATTERN = (
     r"|(?:@?[a-z0-9][a-z0-9._/-]{0,63}@)?[~^]?v?[0-9]{1,6}(?:\.[0-9]{1,6}){1,3}(?:[-+][0-9A-Za-z.-]{1,32})?"
 )
 # A file path: from the root, the home or working directory, or a drive.
-PATH_PATTERN = r"(?:~|\.{1,2}|[A-Za-z]:)?(?P<parts>[/\\][^/\\]*+(?:[/\\][^/\\]*+)*)"
+PATH_PATTERN = r"(?:~|\.{1,2}|[A-Za-z]:)?+(?P<parts>[/\\][^/\\]*+(?:[/\\][^/\\]*+)*+)"
 # What is said about a secret rather than the secret: a hash or cipher
 # scheme (Argon2id-hashed, bcrypt, SHA256), a tokenizer's vocabulary
 # (o200k_base), an LDAP distinguished name (cn=agent,dc=example,dc=com).
@@ -4077,7 +4075,7 @@ MARKDOWN_EMPHASIS = ("**", "__", "~~", "*", "_")
 # A regular expression's character class with a range, then a count or a
 # repeat: [A-Za-z0-9]{36}, [0-9a-f]+.  No generated secret holds one.
 REGEX_CLASS_PATTERN = (
-    r"\[\^?+[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9][^\]\s]{0,40}?\](?:\{[0-9]{1,4}+(?:,[0-9]{0,4}+)?\}|[+*])"
+    r"\[\^?+[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9][^\]\s]{0,40}?\](?:\{[0-9]{1,4}+(?:,[0-9]{0,4}+)?+\}|[+*])"
 )
 # The first character of a word in Chinese or Japanese (Han, kana, their
 # punctuation and full-width forms) or Korean.
@@ -4094,26 +4092,26 @@ KEY_ID_PATTERN = r"(?:0x)?[0-9A-F]{16}|[0-9A-F]{40}"
 # Capitalized or camelCase humps (of two or more lower-case letters, a last
 # hump of one: AccessKeyId, or trailing capitals: AccessKeyID).  A random
 # mixed-case string breaks the humps.
-_WORD = r"(?:[a-z]++|[A-Z]++[a-z]*+)(?:[A-Z][a-z]{2,}+)*(?:[A-Z]{2,}+|[A-Z][a-z]?+)?"
+_WORD = r"(?:[a-z]++|[A-Z]++[a-z]*+)(?:[A-Z][a-z]{2,}+)*+(?:[A-Z]{2,}+|[A-Z][a-z]?+)?+"
 # For keys that are not passwords a word or hump may end in up to three
 # digits (oauth2, sha256, HS256, Socks5Auth), but digits may not follow trailing
 # capitals ("latybNE266"), and a last capital stands alone only in a run
 # of them (AccessKeyID, AccessKeyId; not "…LdiP").
 _NUMBERED_WORD = (
-    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+)*(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+)?"
+    r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+(?:[A-Z][a-z]{2,}+[0-9]{0,3}+)*+(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+)?+"
 )
 # A name of one word may also hold a capital with digits after a hump of
 # three letters (UniswapV3Pool, TokenV2, ApiKeyV2); between separators,
 # where parts are short, random characters would read as such too often.
 _NAME_WORD = (
     r"(?:[a-z]++|[A-Z]++[a-z]*+)[0-9]{0,3}+"
-    r"(?:[A-Z][a-z]{2,}+[0-9]{0,3}+|(?<=[A-Za-z][a-z]{2})[A-Z][0-9]{1,3}+(?=[A-Z][a-z]{2}))*"
-    r"(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+|(?<=[A-Za-z][a-z]{2})[A-Z][0-9]{1,3}+)?"
+    r"(?:[A-Z][a-z]{2,}+[0-9]{0,3}+|(?<=[A-Za-z][a-z]{2})[A-Z][0-9]{1,3}+(?=[A-Z][a-z]{2}))*+"
+    r"(?:[A-Z]{2,}+|[A-Z][a-z][0-9]{0,3}+|(?<=[A-Za-z][a-z]{2})[A-Z][0-9]{1,3}+)?+"
 )
 _SEPARATORS = r"[-_./:\\#@+=~&%?()\[\]]"
 # Words and numbers between any separators: what a placeholder or a path
 # is made of ("your-bot-token-goes-here", "vault:secret/data/db#pw").
-WORDISH_PATTERN = rf"{_SEPARATORS}*+(?:{_WORD}|[0-9]++)(?:{_SEPARATORS}++(?:{_WORD}|[0-9]++))*{_SEPARATORS}*+"
+WORDISH_PATTERN = rf"{_SEPARATORS}*+(?:{_WORD}|[0-9]++)(?:{_SEPARATORS}++(?:{_WORD}|[0-9]++))*+{_SEPARATORS}*+"
 WORDISH_OR_NUMBERED_PATTERN = WORDISH_PATTERN.replace(_WORD, _NUMBERED_WORD)
 # A name after a key that is not a password: numbered words and numbers
 # between name punctuation only ("prod-db-credentials", "oauth2",
@@ -4121,7 +4119,7 @@ WORDISH_OR_NUMBERED_PATTERN = WORDISH_PATTERN.replace(_WORD, _NUMBERED_WORD)
 # ("RG380#glgvm"), unless the value is a path (it has a "/").
 _NAME_SEPARATORS = r"[-_./:]"
 NAME_PATTERN = (
-    rf"{_NAME_SEPARATORS}*+(?:{_NUMBERED_WORD}|[0-9]++)(?:{_NAME_SEPARATORS}++(?:{_NUMBERED_WORD}|[0-9]++))*"
+    rf"{_NAME_SEPARATORS}*+(?:{_NUMBERED_WORD}|[0-9]++)(?:{_NAME_SEPARATORS}++(?:{_NUMBERED_WORD}|[0-9]++))*+"
     rf"{_NAME_SEPARATORS}*+|{_NAME_WORD}"
 )
 # A name after a key that names a password, judged strictly: words without
@@ -4129,19 +4127,19 @@ NAME_PATTERN = (
 # DB_PASSWORD), or numbers beside words of one case (backup-2024-11-30,
 # DB_PASSWORD_2).  A word glued to digits, a Capitalized word beside digits
 # or a symbol is a password: bakery2024summer, Qwerty_123, Welcome@123.
-_STRICT_WORD = r"(?:[A-Z]?+[a-z]++(?:[A-Z][a-z]++)*[A-Z]{0,4}+|[A-Z]++)"
+_STRICT_WORD = r"(?:[A-Z]?+[a-z]++(?:[A-Z][a-z]++)*+[A-Z]{0,4}+|[A-Z]++)"
 STRICT_NAME_PATTERN = (
-    rf"[-_./]*+{_STRICT_WORD}(?:[-_./]++{_STRICT_WORD})*[-_./]*+"
-    r"|[-_./]*+(?:[a-z]++|[0-9]++)(?:[-_./]++(?:[a-z]++|[0-9]++))*[-_./]*+"
-    r"|[-_./]*+(?:[A-Z]++|[0-9]++)(?:[-_./]++(?:[A-Z]++|[0-9]++))*[-_./]*+"
+    rf"[-_./]*+{_STRICT_WORD}(?:[-_./]++{_STRICT_WORD})*+[-_./]*+"
+    r"|[-_./]*+(?:[a-z]++|[0-9]++)(?:[-_./]++(?:[a-z]++|[0-9]++))*+[-_./]*+"
+    r"|[-_./]*+(?:[A-Z]++|[0-9]++)(?:[-_./]++(?:[A-Z]++|[0-9]++))*+[-_./]*+"
 )
 # Code that names a value rather than holding it: an identifier or an
 # attribute path, with subscripts or a call (cfg['db_pw'], settings.X).
-CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*(?:\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*"
+CODE_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*+(?:\.[A-Za-z_][A-Za-z0-9_]*+)*+(?:\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*+"
 # Code that calls: a name, then attributes, calls and subscripts, at least
 # one call with no argument or a quoted one, or a method's (client.connect(),
 # require("os").cpus().length, Sign.sign(); not Summer(2024)).
-CALL_PATTERN = r"(?P<head>[A-Za-z_][A-Za-z0-9_]*+)(?:\.[A-Za-z_][A-Za-z0-9_]*+|\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*"
+CALL_PATTERN = r"(?P<head>[A-Za-z_][A-Za-z0-9_]*+)(?:\.[A-Za-z_][A-Za-z0-9_]*+|\[[^\]]{1,64}+\]|\([^)]{0,64}+\))*+"
 # Ordinary words that end in a word of PASSWORD_WORDS or SECRET_WORDS.
 NOT_SECRET_WORDS = frozenset(
     {"bypass", "compass", "encompass", "surpass", "trespass", "overpass", "underpass", "impasse"}
@@ -4235,7 +4233,7 @@ STANDALONE_SYMBOLS = frozenset("!@#$%^&*+?~")
 SPACED_NAME_PATTERN = (
     r"(?:[A-Z]{2,6}+(?![a-z]{2})|[A-Z]{1,5}?(?=[A-Z][a-z])|[A-Z]?[a-z]{2,}+|[a-z](?=[A-Z]{2})"
     r"|[A-Za-z](?=[0-9])|(?<=[0-9])[A-Za-z]{1,2}+(?![a-z])|[0-9]++"
-    r"|[-_./+]|(?<=[A-Z])#(?=[0-9])|%[0-9A-F]{2})+"
+    r"|[-_./+]|(?<=[A-Z])#(?=[0-9])|%[0-9A-F]{2})++"
 )
 # Symbols that no such name holds.
 PASSWORD_SYMBOLS = frozenset("!$^&*?~@")
@@ -4291,6 +4289,39 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
 }
 
 
+# What a regular expression is made of, as far as groups go: an escape, a
+# character class, an opening parenthesis, a closing one with a possessive
+# quantifier after it, a closing one, and runs of anything else.
+_REGEX_PIECES = (
+    r"(?P<escape>\\.)|(?P<class>\[\^?\]?(?:\\.|[^\]\\])*+\])|(?P<open>\()"
+    r"|(?P<possessive>\)(?:[?*+]|\{[0-9]*+,?[0-9]*+\})\+)|(?P<close>\))|[^\\\[()]++"
+)
+
+
+def with_atomic_groups(pattern: str) -> str:
+    """The pattern with each possessive quantifier on a group written as
+    the atomic group it means ("(?:b)?+" as "(?>(?:b)?)"): CPython 3.11.2's
+    engine gives some matches up after the first form, not after the
+    second, so that every CPython 3.11+ reads a row alike."""
+    import re
+
+    if re.search(r"\)(?:[?*+]|\{[0-9]*,?[0-9]*\})\+", pattern) is None:
+        return pattern
+    pieces: list[str] = []
+    opened: list[int] = []
+    for piece in re.finditer(_REGEX_PIECES, pattern, re.DOTALL):
+        if piece["open"]:
+            opened.append(len(pieces))
+        elif piece["possessive"]:
+            pieces.insert(opened.pop(), "(?>")
+            pieces.append(piece["possessive"][:-1] + ")")
+            continue
+        elif piece["close"]:
+            opened.pop()
+        pieces.append(piece[0])
+    return "".join(pieces)
+
+
 class _SecretScanner:
     """The table compiled: each row's regex, the rows each keyword calls
     for, and the judgements' expressions (on first use)."""
@@ -4301,14 +4332,15 @@ class _SecretScanner:
         import re
 
         pattern, ascii_only, any_case = _JUDGEMENT_PATTERNS[name]
-        compiled = re.compile(pattern, (re.ASCII if ascii_only else 0) | (re.IGNORECASE if any_case else 0))
+        flags = (re.ASCII if ascii_only else 0) | (re.IGNORECASE if any_case else 0)
+        compiled = re.compile(with_atomic_groups(pattern), flags)
         setattr(self, name, compiled)
         return compiled
 
     def __init__(self) -> None:
         import re
 
-        self.regexes = [re.compile(rule.pattern, re.ASCII) for rule in SECRET_RULES]
+        self.regexes = [re.compile(with_atomic_groups(rule.pattern), re.ASCII) for rule in SECRET_RULES]
         # For rows that need a token run and for the others: the rows tried
         # in every text, and the rows each keyword calls for (those beyond
         # ASCII, which plain ASCII cannot hold, apart).
