@@ -25,6 +25,7 @@ import sys
 # own handlers (Signals), a signal only leaves its number here, and the run
 # answers it as interrupted.
 EARLY_SIGNALS: list[int] = []
+INTERRUPTING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 
 
 def _note_early_signal(signum: int, _frame: object) -> None:
@@ -37,7 +38,7 @@ def catch_signals_early() -> None:
     already loaded: catching them costs no import."""
     import _signal  # type: ignore[import-not-found]
 
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+    for name in INTERRUPTING_SIGNALS:
         try:
             if hasattr(_signal, name) and _signal.getsignal(getattr(_signal, name)) != _signal.SIG_IGN:
                 _signal.signal(getattr(_signal, name), _note_early_signal)
@@ -2538,9 +2539,8 @@ def _prose_words(words: Sequence[str]) -> str:
     lookahead at their first letters that turns every other word away in
     one step."""
     ordered = sorted(words, key=len, reverse=True)
-    firsts = "".join(sorted({case for word in words for case in (word[0], word[0].upper())}))
     spelled = (_any_case(word) if not word.isascii() else f"(?i:{word})" for word in ordered)
-    return "(?=[" + firsts + "])(?:" + "|".join(spelled).replace(" ", r"[ \t]{1,8}+") + ")"
+    return _first_letters(words) + "(?:" + "|".join(spelled).replace(" ", r"[ \t]{1,8}+") + ")"
 
 
 _PROSE_IS = _prose_words(PROSE_IS_WORDS)
@@ -6482,10 +6482,6 @@ def is_exposed_root(st: os.stat_result) -> bool:
     return bool(st.st_mode & ROOT_OTHERS_BITS) or st.st_uid != os.geteuid()
 
 
-def _root_is_empty(fd: int | str) -> bool:
-    return not os.listdir(fd)
-
-
 def is_empty_root_to_take(st: os.stat_result, listed: int | str) -> bool:
     """Refuse an existing root that is exposed (POSIX), unless it is an
     empty directory of the user's own, such as mkdir makes under umask 022:
@@ -6494,7 +6490,7 @@ def is_empty_root_to_take(st: os.stat_result, listed: int | str) -> bool:
     operator's."""
     if not is_exposed_root(st):
         return False
-    if st.st_uid == os.geteuid() and _root_is_empty(listed):
+    if st.st_uid == os.geteuid() and not os.listdir(listed):
         return True
     fail("state_permissions")
 
@@ -6858,7 +6854,7 @@ class Signals:
     temporaries before it answers ``interrupted``.  A second signal during
     that clean-up only sets the flag again: it cannot cut the clean-up short."""
 
-    NAMES = ("SIGINT", "SIGTERM", "SIGHUP")
+    NAMES = INTERRUPTING_SIGNALS
 
     def __init__(self) -> None:
         self.received = False
