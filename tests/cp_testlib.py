@@ -230,6 +230,30 @@ def released_pythons() -> dict[int, str]:
     return found
 
 
+def every_cpython() -> dict[str, str]:
+    """Every CPython 3.11+ on the machine, one executable per exact version
+    (3.11.2 and 3.11.7 both count: a patch release can fix the regular
+    expression engine): this one, those on PATH and in /usr/bin, pyenv's."""
+    import glob
+    import shutil
+
+    candidates = [sys.executable]
+    for minor in range(11, 20):
+        candidates += [shutil.which(f"python3.{minor}") or "", f"/usr/bin/python3.{minor}"]
+    root = os.environ.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
+    candidates += sorted(glob.glob(os.path.join(root, "versions", "3.*", "bin", "python3")))
+    found: dict[str, str] = {}
+    for candidate in candidates:
+        if not candidate or not os.access(candidate, os.X_OK):
+            continue
+        probe = "import platform, sys; assert sys.implementation.name == 'cpython' and sys.version_info >= (3, 11); "
+        probe += "print(platform.python_version())"
+        answer = subprocess.run([candidate, "-I", "-c", probe], capture_output=True, text=True, timeout=60)
+        if answer.returncode == 0:
+            found.setdefault(answer.stdout.strip(), candidate)
+    return found
+
+
 def run_standin_under(python: str, args: Sequence[str], mode: str = "ok") -> Result:
     """run_standin with another interpreter: the module and the stand-in
     are standard library only."""

@@ -30,6 +30,11 @@ import types
 import unittest
 from typing import Any, ClassVar
 
+# -I leaves the script's own directory off sys.path.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cp_testlib
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = os.path.join(ROOT, "tools")
 # The release as it was published (7fb8677:conversation_projection.py).
@@ -127,31 +132,6 @@ class TestVerdictSnapshot(unittest.TestCase):
                 self.assertEqual(tally.other_refusals, 0)
 
 
-def every_cpython() -> dict[str, str]:
-    """Every CPython 3.11+ on the machine, one executable per exact version
-    (3.11.2 and 3.11.7 both count: a patch release can fix the regular
-    expression engine): this one, those on PATH and in /usr/bin, pyenv's."""
-    import glob
-    import shutil
-    import subprocess
-
-    candidates = [sys.executable]
-    for minor in range(11, 20):
-        candidates += [shutil.which(f"python3.{minor}") or "", f"/usr/bin/python3.{minor}"]
-    root = os.environ.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
-    candidates += sorted(glob.glob(os.path.join(root, "versions", "3.*", "bin", "python3")))
-    found: dict[str, str] = {}
-    for candidate in candidates:
-        if not candidate or not os.access(candidate, os.X_OK):
-            continue
-        probe = "import platform, sys; assert sys.implementation.name == 'cpython' and sys.version_info >= (3, 11); "
-        probe += "print(platform.python_version())"
-        answer = subprocess.run([candidate, "-I", "-c", probe], capture_output=True, text=True, timeout=60)
-        if answer.returncode == 0:
-            found.setdefault(answer.stdout.strip(), candidate)
-    return found
-
-
 class TestOneVerdictUnderEveryInterpreter(unittest.TestCase):
     """The snapshot holds under every CPython on the machine, patch releases
     included: 3.11.2's engine once gave up a match after a possessive
@@ -161,7 +141,7 @@ class TestOneVerdictUnderEveryInterpreter(unittest.TestCase):
     def test_every_cpython_gives_the_snapshot_s_verdicts(self) -> None:
         import subprocess
 
-        pythons = every_cpython()
+        pythons = cp_testlib.every_cpython()
         for version, python in sorted(pythons.items()):
             with self.subTest(python=version):
                 completed = subprocess.run(
