@@ -4338,9 +4338,11 @@ class _SecretScanner:
         return compiled
 
     def __init__(self) -> None:
-        import re
 
-        self.regexes = [re.compile(with_atomic_groups(rule.pattern), re.ASCII) for rule in SECRET_RULES]
+        # Each row is compiled when a text first calls for it: most texts
+        # call for a handful, and compiling the key words of every language
+        # costs more than judging a whole selection of prose.
+        self._regexes: list[re.Pattern[str] | None] = [None] * len(SECRET_RULES)
         # For rows that need a token run and for the others: the rows tried
         # in every text, and the rows each keyword calls for (those beyond
         # ASCII, which plain ASCII cannot hold, apart).
@@ -4358,11 +4360,7 @@ class _SecretScanner:
         # The prefix of each token shape, which a placeholder check skips.
         self.prefix_chars = [_literal_prefix_chars(rule.pattern) for rule in SECRET_RULES]
         # Shapes that are secrets when their label holds one of the words.
-        self.labelled = [
-            (rule.family, regex, rule.labels)
-            for rule, regex in zip(SECRET_RULES, self.regexes, strict=True)
-            if rule.labels
-        ]
+        self.labelled = [(index, rule.labels) for index, rule in enumerate(SECRET_RULES) if rule.labels]
         # Verdicts on a key (the word before it, its identifier), a key's
         # words (the key, whether humps split them) and a value (the value,
         # whether a password's), each a pure function of its arguments: the
@@ -4371,6 +4369,16 @@ class _SecretScanner:
         self.key_words: dict[tuple[str, bool], tuple[str, ...]] = {}
         self.value_verdicts: dict[tuple[str, bool], tuple[str, str] | None] = {}
         self.values_judged = 0  # anew, not from value_verdicts
+
+    def regex(self, index: int) -> re.Pattern[str]:
+        """Row ``index`` of SECRET_RULES compiled."""
+        compiled = self._regexes[index]
+        if compiled is None:
+            import re
+
+            compiled = re.compile(with_atomic_groups(SECRET_RULES[index].pattern), re.ASCII)
+            self._regexes[index] = compiled
+        return compiled
 
 
 class _Keywords:
@@ -4453,7 +4461,7 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
     for index in _rows_to_try(scanner, text, lowered):
         rule = SECRET_RULES[index]
         searched = blanked if rule.judge in READ_BLANKED else text
-        regex = scanner.regexes[index]
+        regex = scanner.regex(index)
         if explain:
             explain(f"row {index} {rule.family} ({rule.judge})")
         position = 0
@@ -5333,9 +5341,9 @@ def _without_emphasis(value: str) -> str:
 def _labelled_family(scanner: _SecretScanner, value: str, label: str) -> str | None:
     """The family of a shape that is a secret when labelled with its
     keyword: 40 base64 characters after "aws", a UUID after "heroku"."""
-    for family, shape, keywords in scanner.labelled:
-        if any(word in label for word in keywords) and shape.fullmatch(value):
-            return family
+    for index, keywords in scanner.labelled:
+        if any(word in label for word in keywords) and scanner.regex(index).fullmatch(value):
+            return SECRET_RULES[index].family
     return None
 
 
@@ -5349,7 +5357,7 @@ def _shape_inside(value: str) -> str | None:
     for index in _rows_to_try(scanner, value, _lowered(value)):
         if SECRET_RULES[index].judge not in READ_BLANKED:
             continue
-        for match in scanner.regexes[index].finditer(value):
+        for match in scanner.regex(index).finditer(value):
             hit = _verdict(scanner, index, value, match)[0]
             if hit is not None:
                 best = hit if best is None or hit[:2] < best[:2] else best

@@ -2484,6 +2484,31 @@ class TestLinearTime(unittest.TestCase):
                 self.assertLess(elapsed, self.BOUND_SECONDS)
         print("\nsecret scan of 2 MiB hostile texts:\n" + "\n".join(figures))
 
+    def test_a_row_is_compiled_only_when_a_text_calls_for_it(self) -> None:
+        """Compiling the key words of every language costs more than judging
+        a large selection of prose, whose texts call for few rows; so a row
+        is compiled on first use.  A fresh process, as the module keeps one
+        scanner for its life."""
+        probe = (
+            "import sys; sys.path.insert(0, sys.argv[1]); import conversation_projection as cp\n"
+            "for text in sys.argv[2:]:\n"
+            "    cp.find_secret(text)\n"
+            "    print(sum(r is not None for r in cp._secret_scanner()._regexes))\n"
+        )
+        prose = "We moved the weekly backup to Sunday and kept the garden notes in the shared drive."
+        asked = "The password for the NAS is in the vault; ask Dana before the move."
+        done = subprocess.run(
+            [sys.executable, "-I", "-c", probe, ROOT, prose, asked],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=child_env(),
+        )
+        compiled_after_prose, compiled_after_password = map(int, done.stdout.split())
+        self.assertEqual(compiled_after_prose, 0)
+        self.assertGreater(compiled_after_password, 0)
+        self.assertLess(compiled_after_password, len(cp.SECRET_RULES) // 4)
+
     def test_past_the_bound_on_judgements_a_selection_is_too_dense_not_secret(self) -> None:
         """Judgements past MAX_JUDGEMENT_WORK answer selection_limit at
         the text where the bound is passed, or selection_secret for a secret
