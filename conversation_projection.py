@@ -2621,6 +2621,10 @@ _BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0
 # The same after a word or two about the key ("le mot de passe admin, \u2026,",
 # "la contrase\u00f1a del admin, \u2026,").
 _WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?+" + _BETWEEN_COMMAS
+# A word that tells what a key is for, between it and a value set off by
+# a space alone ("пароль от вайфая …", "mot de passe wifi …"): no digit,
+# which the value has.
+_WORD_BEFORE_A_VALUE = r"[^\s\x00\d:=\"'`,;()]{1,24}+[ \t]{1,8}+"
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
@@ -2653,9 +2657,10 @@ _XML_ATTRIBUTE = (
 #   or a word that follows a key in some languages ("nueva", "veranderd",
 #   PROSE_AFTER_KEY_WORDS), then ":", an "of" part, "to" or "is";
 # - after a space, a dash or an arrow: Password - …, password -> …, → and —;
-# - a space alone, maybe with an opening bracket, before a value with a
-#   digit (Password xu6lMy%gITy4, passwd TxDpE7Wb…, Password (…)): the
-#   judge holds such a value to more (_stands_alone);
+# - a space alone, maybe an "of" word and a word or two, maybe an opening
+#   bracket, before a value with a digit (Password xu6lMy%gITy4, passwd
+#   TxDpE7Wb…, Password (…), пароль от вайфая …): the judge holds such a
+#   value to more (a_value_standing_alone);
 # then an optional HTTP auth scheme.  The common prefix is read once and the
 # next character picks the form (the forms that start with a symbol are
 # tried only before one), so that a key followed by none of them costs a
@@ -2688,7 +2693,8 @@ _ASSIGNMENT = (
     r"|" + _PROSE_IS + _PROSE_IS_NOW + _PROSE_IS_CHANGED + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
-    r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"
+    r"|(?P<spaced>(?:" + _prose_words(PROSE_OF_WORDS) + r"[ \t]{1,8}+)?(?:" + _WORD_BEFORE_A_VALUE + r"){0,2}\(?+)"
+    r"(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
     r":?\*{0,2}+[ \t]{0,8}+(?:\u00ab[ \t]{0,2}+)?+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
@@ -4567,7 +4573,7 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         return (offset, index, family, (value, None)), match.end(), "secret"
     password = groups.get("password") is not None
     key_start = match.start("key") if groups.get("key") is not None else -1
-    identifier = ""
+    identifier, identifier_start = "", key_start
     if key_start >= 0:
         key_end = match.end("key")
         key = KeyReading(text, key_start, key_end)
@@ -4587,6 +4593,11 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
             return None, resume, "connector"
     if groups.get("spaced") is not None:
+        if groups["spaced"].strip("(") and identifier_start != key_start:
+            # Words are read between a key and its value only after a key
+            # that is a word of its own (пароль от вайфая …), not the end
+            # of a name (htpasswd -b .htpasswd deploy …: arguments).
+            return None, key_end, "words-after-a-name"
         if not a_value_standing_alone(value):
             return None, (key_end if key_start >= 0 else match.end()), "not-standing-alone"
         password = False  # a name is a name after any key here: Token UniswapV3Pool
@@ -4934,11 +4945,12 @@ def a_value_standing_alone(value: str) -> bool:
     v2.3.1, token T1234); and not made of words, acronyms and numbers as
     the names of models, contracts, classes and standards are
     (Qwen2.5-Coder-7B, MockERC20, OAuth2+PKCE, PR#512).  One with ":" or
-    "=" is an assignment of its own (-passout pass:…), read where the scan
-    goes on; one that starts as a path or a variable is not one (deploy key
-    ~/.ssh/deploy_ed25519)."""
+    "=" after a name is an assignment of its own (-passout pass:…), read
+    where the scan goes on, but generated passwords hold "=" too
+    (6QKKb@p%YYVc=qIB); one that starts as a path or a variable is not one
+    (deploy key ~/.ssh/deploy_ed25519)."""
     scanner = _secret_scanner()
-    if ":" in value or "=" in value or value[0] in STANDALONE_NOT_FIRST:
+    if _assigns_a_name(value) or value[0] in STANDALONE_NOT_FIRST:
         return False
     has_cases = value.lower() != value and value.upper() != value
     if not has_cases and STANDALONE_SYMBOLS.isdisjoint(value):
@@ -4950,6 +4962,13 @@ def a_value_standing_alone(value: str) -> bool:
     if len(scanner.digit_edge.findall(value)) > MAX_NAME_DIGIT_EDGES:
         return True
     return not all(scanner.vowel.search(run) for run in scanner.long_lower_run.findall(value))
+
+
+def _assigns_a_name(value: str) -> bool:
+    """Whether the value is a name, then ":" or "=": made of identifier
+    characters up to its first sign (pass:…, user=…, https://…)."""
+    head = value.split("=", 1)[0].split(":", 1)[0]
+    return len(head) < len(value) and head.strip(IDENTIFIER_CHARS) == ""
 
 
 def _names_by_attribute(opening: str) -> bool:

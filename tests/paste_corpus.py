@@ -435,6 +435,16 @@ SECRET[1] = [
     ("ru", "{Pw_word} изменён на {pw}"),
     ("sv", "{Pw_word}et är ändrat till {pw}"),
     ("es", "La {pw_word} se cambió a {pw}"),
+    # A key, what it is for and the value after a space, no verb or sign:
+    # notes, chat, and languages that leave "is" out (Russian).
+    ("ru", "{Pw_word} от вайфая {pw}"),
+    ("ru", "{pw_word} от роутера {pw} если что"),
+    ("fr", "{pw_word} wifi {pw}"),
+    ("es", "{pw_word} del wifi {pw} por si acaso"),
+    ("pl", "{pw_word} do wifi {pw}"),
+    ("nl", "{pw_word} wifi {pw}"),
+    ("pt", "{pw_word} do wifi {pw}"),
+    ("it", "{pw_word} del wifi {pw}"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -509,6 +519,15 @@ CLEAN[1] = [
     ("ru", "{Pw_word} изменён на более длинный"),
     ("sv", "{Pw_word}et är ändrat till något längre nu"),
     ("es", "La {pw_word} se cambió a principios de mes"),
+    # The same words before a network's name, a model or a number.
+    ("ru", "{Pw_word} от вайфая {ssid} не подходит"),
+    ("ru", "{pw_word} от вайфая 5 ГГц другой"),
+    ("fr", "{pw_word} wifi {ssid} introuvable"),
+    ("es", "{pw_word} del wifi 5G distinta"),
+    ("pl", "{pw_word} do wifi {ssid} nie działa"),
+    ("nl", "{pw_word} wifi {ssid} werkt niet"),
+    ("pt", "{pw_word} do wifi {ssid} não funciona"),
+    ("it", "{pw_word} del wifi {ssid} non funziona"),
 ]
 
 SECRET[2] = [

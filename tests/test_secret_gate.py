@@ -2035,6 +2035,10 @@ class TestValueJudgements(unittest.TestCase):
             ("gpt-4o-mini", False),
             ("pass:Kx9mQ2vLp7", False),
             ("user=Kx9mQ2vLp7", False),
+            ("https://vault.example/Kx9mQ2", False),
+            # A sign inside what a password generator made, after no name.
+            ("6QKKb@p%YYVc=qIB", True),
+            ("Z1!=VPU7NS%b7w=J", True),
             ("~/.ssh/Id_ed25519", False),
             ("$Deploy_Key2", False),
             # Names of models, contracts, classes and standards.
