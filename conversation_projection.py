@@ -2384,7 +2384,8 @@ MAX_VALUE_CHARS = 256
 # or a JWT-sized blob) or
 # bare (up to a space, quote, bracket, "," ";" or "&" as in a query string,
 # unless it holds them as a password does: _SYMBOL_VALUE; not starting with
-# "-" after a space, which is the next flag).  Quotes are part of the
+# "-" after a space, which is the next flag, unless it holds a symbol no
+# flag does).  Quotes are part of the
 # capture; the judge removes them.  A bare value of letters of one case,
 # "_", ".", "/" and "-" is a word or a name, and one of digits alone a
 # number, which the judge would turn away: the lookaheads do it first, so
@@ -2397,28 +2398,39 @@ _BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00\u00ab\u00bb"
 _NAME_PUNCTUATION = r"_./\-"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
-# A bare value may hold those of the symbols that password generators draw
-# (`&` ends a value in a query string, not after every key): read whole
-# where each sits between other value characters, none starts the next
-# pair (&user=, ;Database=) or closes around a word ([Redacted], <pw>),
-# a letter, a digit or another generator symbol follows each, and the value
-# runs to a space, a quote or the end of the text, so that "${VAR}&& make",
-# "$(cat f)", "${PW:?missing}." and "?password=&user=x" read as before.
+# A bare value may hold the symbols that password generators draw, every
+# one of them, the first character included (`&` ends a value in a query
+# string, not after every key): parts joined by one to three such symbols,
+# read whole where no symbol starts the next pair (&user=, ;Database=,
+# (alias=), closes around a word ([Redacted], <pw>) or a tag (</password>),
+# and something other than sentence punctuation follows each; the value
+# runs to a space, a quote or the end of the text, maybe after closing
+# symbols, so that "${VAR}&& make", "$(cat f)", "${PW:?missing}.",
+# "?password=&user=x" and a YAML anchor (&default_password) read as before.
+# It starts with a symbol that opens nothing ("&", ">", ";", a closing
+# bracket) only when what follows is not a name.
 # Not code: a dotted name, or a name before "(" or "[" and a name, a number
 # or nothing (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
 # A value with no such symbol in its first characters is turned away by
 # the first look, in one read.
 _CUTTING_SYMBOLS = r"`,;&()\[\]{}<>"
+_SYMBOL_THEN_PART = (
+    r"(?:(?![&;,][A-Za-z_][A-Za-z0-9_.-]{0,63}+=|\([a-z_][a-z0-9_]{1,63}+=|[\[{<(][A-Za-z_ -]{2,40}+[\]}>)]|</)"
+    rf"[{_CUTTING_SYMBOLS}]{{1,3}}+(?![.:!?]{{0,3}}+(?![^\s\x00\"'`]))[^{_BARE_VALUE_END}]{{0,63}}+)"
+)
 _SYMBOL_VALUE = (
-    rf"(?=[^{_BARE_VALUE_END}]{{1,64}}+[{_CUTTING_SYMBOLS}])"
+    rf"(?=[^{_BARE_VALUE_END}]{{0,64}}+[{_CUTTING_SYMBOLS}])"
     r"(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
     r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
-    rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{{0,63}}+"
-    rf"(?:(?![{_CUTTING_SYMBOLS}][A-Za-z_][A-Za-z0-9_.-]{{0,63}}+=|[\[{{<(][A-Za-z_ -]{{2,40}}+[\]}}>)])"
-    rf"[{_CUTTING_SYMBOLS}](?=[A-Za-z0-9!@#$%^*+=~?])[^{_BARE_VALUE_END}]{{1,63}}+){{1,4}}+"
-    r"(?=[,;)\]]?+(?![^\s\x00\"'`]))"
+    r"(?:[&>)\]};](?![A-Za-z_][A-Za-z0-9_.-]{0,63}+(?:=|(?![^\s\x00\"'`])))"
+    rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
+    rf"|[^{_BARE_VALUE_END}]{{1,64}}+{_SYMBOL_THEN_PART}{{1,8}}+)"
+    r"(?:(?=&[A-Za-z_][A-Za-z0-9_.-]{0,63}+=)|[&)\]}>]{0,3}+(?=[,;]?+(?![^\s\x00\"'`])))"
 )
 _LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
+# Symbols that no command-line flag holds: a value after a space may start
+# with "-" (the next flag, otherwise) when it holds one (-F^HGkYu-I*=d2f5).
+_FLAGLESS_SYMBOLS = "!#%^*@~?+"
 # The start of a passphrase in lower case (three words), which the judge
 # keeps after a password's key (a_passphrase).
 _JOINED_WORDS_START = r"[a-z]{3,12}+[-._][a-z]{3,12}+[-._][a-z]{3}"
@@ -2431,7 +2443,9 @@ _VALUE_UNTIL_CALL = (
     rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}]|{_JOINED_WORDS_START})"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
-    rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}"
+    rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-"
+    rf"|-(?=[^{_BARE_VALUE_END}{_FLAGLESS_SYMBOLS}]{{0,255}}+[{_FLAGLESS_SYMBOLS}]))"
+    rf"[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}"
 )
 # A value as the last part of a row: one right before "(" or "[" is marked
 # as code (group "call"), which the scan steps over whole, so that every key
@@ -2448,7 +2462,7 @@ _VALUE_THEN = _VALUE_UNTIL_CALL + r"(?![(\[]))"
 # most of the bound).
 NUMBER_ASSIGNED = (
     r"(?![\\\"'`\]*]{0,3}+[=:][ \t]{0,8}+"
-    rf"(?:[0-9]++(?:[\s\"'\x00]|\Z|[{_CUTTING_SYMBOLS}](?![^{_BARE_VALUE_END}]))|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
+    rf"(?:[0-9]++(?:[\s\"'\x00]|\Z|[{_CUTTING_SYMBOLS}]{{1,3}}+(?![^{_BARE_VALUE_END}]))|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
 )
 # The words of prose between a key and its value, one list per meaning,
 # each entry a word as written in lower case (read in any case), with its

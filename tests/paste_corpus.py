@@ -282,6 +282,20 @@ def amp_password(rng: random.Random) -> str:
     return body[:at] + "&" + body[at:] + rng.choice("!@#$%^*")
 
 
+def all_symbols_password(rng: random.Random) -> str:
+    """KeePass's and 1Password's password with every symbol allowed: 16 to
+    22 characters, three to five of them symbols, anywhere, the first
+    included, two of them symbols that end a value in some syntax (quotes
+    and the backslash left out: they end or escape a value)."""
+    symbols = KEEPASS_SPECIAL.translate(str.maketrans("", "", "\"'`\\"))
+    body = list(mixed(ALNUM, rng.randint(13, 17), rng))
+    drawn = [rng.choice(KEEPASS_CUTTING.replace("`", "")) for _ in range(2)]
+    drawn += [rng.choice(symbols) for _ in range(rng.randint(1, 3))]
+    for symbol in drawn:
+        body.insert(rng.randint(0, len(body)), symbol)
+    return "".join(body)
+
+
 def passphrase(rng: random.Random, sep: str, count: int = 3, digit: bool = False, cap: bool = False) -> str:
     """Bitwarden's passphrase (three words joined by "-" by default, with
     options to capitalize and to add a number) and 1Password's memorable
@@ -330,6 +344,7 @@ VALUES = {
     "pw": manager_password,
     "pwamp": amp_password,
     "pwcut": cut_password,
+    "pwall": all_symbols_password,
     "phrase": lambda rng: passphrase(rng, "-"),
     "phrase_dot": lambda rng: passphrase(rng, "."),
     "phrase_us": lambda rng: passphrase(rng, "_"),
@@ -736,6 +751,17 @@ SECRET[4] = [
     ("de", "Neues Passwort: {pwcut}"),
     ("en", "--db-password {pwcut} --db-user {user}"),
     ("es", "mi {pw_word} es {pwamp}, ¿por qué falla?"),
+    # Every symbol a generator may draw, the first character included.
+    ("en", "my password is {pwall} what am i doing wrong"),
+    ("en", "db_password={pwall}"),
+    ("en", "psql: password {pwall} fails but works in pgadmin??"),
+    ("en", "api secret = {pwall}"),
+    ("en", "password={pwall}&user={user} is what the form posts"),
+    ("pl", "nowe {pw_word}: {pwall}"),
+    ("zh", "{pw_word}是{pwall} 谢谢！"),
+    ("tr", "{pw_word}: {pwall} yardım"),
+    ("pt", "a {pw_word} do Wi-Fi é {pwall}"),
+    ("ru", "я сменил {pw_word} на {pwall}"),
 ]
 CLEAN[4] = [
     ("en", "https://{host}/login?password=&user={user}"),
@@ -775,6 +801,20 @@ CLEAN[4] = [
     ("de", "Neues Passwort: (kommt per SMS) & Benutzername: {user}"),
     ("en", "--db-password <pw> --db-user {user}"),
     ("es", "mi {pw_word} es larga & segura, ¿la cambio?"),
+    # The same keys before code, placeholders and markup holding those symbols.
+    ("en", "my password is {{redacted}} what am i doing wrong"),
+    ("en", "db_password=os.environ['DB_PASSWORD'],"),
+    ("en", "psql: password <hidden> fails but works in pgadmin??"),
+    ("en", "api secret = Field(alias='API_SECRET')"),
+    ("en", "password=&user={user} is what the form posts when the field is empty"),
+    ("pl", "nowe {pw_word}: (w sejfie), stare: [usunięte]"),
+    ("zh", "{pw_word}是<在保险箱里> 谢谢！"),
+    ("tr", "{pw_word}: ${{DB_PASS}} yardım"),
+    ("pt", "a {pw_word} do Wi-Fi é <senha>&lt;/senha&gt;"),
+    ("ru", "я сменил {pw_word} на [скрыто]"),
+    ("en", "db password: &db_pw anchor, then *db_pw in each service, does that work?"),
+    ("en", "the api key pattern is AIza[0-9A-Za-z\\-_]{{35}} if you want to grep for it"),
+    ("en", "auth = HTTPBasicAuth(os.environ['API_USER'], os.environ['API_TOKEN'])"),
 ]
 
 SECRET[5] = [
