@@ -2637,8 +2637,9 @@ _BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0
 _WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?+" + _BETWEEN_COMMAS
 # A word that tells what a key is for, between it and a value set off by
 # a space alone ("пароль от вайфая …", "mot de passe wifi …"): no digit,
-# which the value has.
-_WORD_BEFORE_A_VALUE = r"[^\s\x00\d:=\"'`,;()]{1,24}+[ \t]{1,8}+"
+# which the value has, and not "is", which says the words are about the
+# key (token hash is …).
+_WORD_BEFORE_A_VALUE = r"(?!" + _PROSE_IS + r"[ \t])[^\s\x00\d:=\"'`,;()]{1,24}+[ \t]{1,8}+"
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
@@ -4169,6 +4170,7 @@ NOT_SECRET_WORDS = frozenset(
 KEY_QUALIFIERS = frozenset(
     {
         *("api", "access", "secret", "private", "signing", "encryption", "decryption", "master", "client"),
+        *("aes", "hmac-sha256", "symmetric", "backup"),
         *("app", "application", "auth", "service", "account", "aws", "session", "shared", "license"),
         *("consumer", "admin", "root", "deploy", "webhook", "hmac", "jwt", "db", "database", "storage"),
         *("priv", "wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"),
@@ -4264,6 +4266,9 @@ MAX_NAME_CASE_FLIPS = 2
 MAX_NAME_DIGIT_EDGES = 4
 # What such a value does not start with: a path (~/.ssh/deploy_ed25519,
 # ./certs), a variable ($DEPLOY_KEY2, %APPDATA%) or a bracket.
+# The shortest hex run taken for a key after a key and a space alone: an
+# MD5-sized 128 bits (api key 060e6a91…), longer than any word or number.
+MIN_HEX_KEY_CHARS = 32
 STANDALONE_NOT_FIRST = frozenset("~/.\\$%<[{(")
 # Words before "pass" that declare it rather than describe it (export
 # pass=…), unlike prose ("boarding pass: BA2490").
@@ -4966,6 +4971,8 @@ def a_value_standing_alone(value: str) -> bool:
     scanner = _secret_scanner()
     if _assigns_a_name(value) or value[0] in STANDALONE_NOT_FIRST:
         return False
+    if len(value) >= MIN_HEX_KEY_CHARS and HEX_DIGITS.issuperset(value.lower()) and not value.isdigit():
+        return True  # a hex key (api key 060e6a91…): no word or name is one
     has_cases = value.lower() != value and value.upper() != value
     if not has_cases and STANDALONE_SYMBOLS.isdisjoint(value):
         return False

@@ -2062,6 +2062,24 @@ class TestValueJudgements(unittest.TestCase):
             with self.subTest(value=value):
                 self.assertEqual(cp.a_value_standing_alone(value), alone)
 
+    def test_a_hex_key_after_its_key_and_a_space_alone(self) -> None:
+        """A hex run as long as a 128-bit key stands alone, though it has
+        one case and no symbol; words about the key before "is" (a hash
+        of it) keep it from being the key's value."""
+        rng = random.Random(40)
+        for length in (32, 40, 64):
+            key = mixed(HEX, length, rng)
+            for text, refused in (
+                (f"api key {key}", True),
+                (f"client secret {key}", True),
+                (f"the AES key for the backup is {key}, how do I decrypt it?", True),
+                (f"the token hash is {key}", False),
+                (f"commit {key} fixed the token refresh", False),
+                (f"api key {key[:16]}", False),
+            ):
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text) is not None, refused)
+
     def test_a_capital_with_digits_reads_as_part_of_a_name_of_one_word_only(self) -> None:
         """UniswapV3Pool and TokenV2 are names; between separators, where
         parts are short, the same shape is taken for random characters."""
