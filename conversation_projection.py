@@ -2481,6 +2481,8 @@ PROSE_IS_WORDS = (
     *("jest", "zostało", "została", "został"),  # Polish
     *("är",),  # Swedish
     *("это", "был", "была", "было"),  # Russian
+    "wordt",  # Dutch: becomes
+    *("теперь", "тепер"),  # Russian, Ukrainian: now (no "is" before it)
 )
 # "is" only after the words about a key, as Polish says it ("Has\u0142o do
 # wifi to …"): right after a key, "to" is English "changed to".
@@ -2502,6 +2504,7 @@ PROSE_OF_WORDS = (
     *("od", "dla"),  # Polish
     *("till", "för"),  # Swedish
     *("от", "для"),  # Russian
+    *("від", "до"),  # Ukrainian
 )
 # "changed to": the word right after a key that puts its new value after it
 # ("set the password to …", "j'ai changé le mot de passe en …").
@@ -2639,7 +2642,30 @@ _WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]
 # a space alone ("пароль от вайфая …", "mot de passe wifi …"): no digit,
 # which the value has, and not "is", which says the words are about the
 # key (token hash is …).
-_WORD_BEFORE_A_VALUE = r"(?!" + _PROSE_IS + r"[ \t])[^\s\x00\d:=\"'`,;()]{1,24}+[ \t]{1,8}+"
+_WORD_BEFORE_A_VALUE = r"(?!" + _PROSE_IS + r"[ \t:])[^\s\x00\d:=\"'`,;()]{1,24}+"
+# The same words, then "is", ":" or an arrow ("Wachtwoord database: …",
+# "mot de passe postgres est …", "contraseña wifi casa → …"): whether the
+# words say whose password it is or what the value is about (password
+# manager: 1Password) only the value tells, judged as one set off by a
+# space alone; a hex value there is a digest (password hash: …).
+_WORDS_THEN_SIGN = (
+    _WORD_BEFORE_A_VALUE
+    + r"(?:[ \t]{1,8}+"
+    + _WORD_BEFORE_A_VALUE
+    + r"){0,2}?[ \t]{0,8}+(?:[:\uff1a\u2192\u2014]|->|"
+    + _PROSE_IS
+    + r"(?=[ \t]))[ \t]{0,8}+(?![0-9A-Fa-f]{16,256}+(?![^\s\x00,;.]))"
+)
+# What may stand between a key and a value that must stand alone: an "of"
+# word and up to two words, or an opening bracket; or words and a sign.
+_SPACED = (
+    "(?:"
+    + _prose_words(PROSE_OF_WORDS)
+    + r"[ \t]{1,8}+)?(?:"
+    + _WORD_BEFORE_A_VALUE
+    + r"[ \t]{1,8}+){0,2}\(?+|"
+    + _WORDS_THEN_SIGN
+)
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
@@ -2708,7 +2734,7 @@ _ASSIGNMENT = (
     r"|" + _PROSE_IS + _PROSE_IS_NOW + _PROSE_IS_CHANGED + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
-    r"|(?P<spaced>(?:" + _prose_words(PROSE_OF_WORDS) + r"[ \t]{1,8}+)?(?:" + _WORD_BEFORE_A_VALUE + r"){0,2}\(?+)"
+    r"|(?P<spaced>" + _SPACED + ")"
     r"(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
     r":?\*{0,2}+[ \t]{0,8}+(?:\u00ab[ \t]{0,2}+)?+"
@@ -2799,7 +2825,9 @@ NATIVE_IS_WORDS = (
     *("\u306f", "\u3092"),  # Japanese: wa (is), wo (before "changed to")
     *("\u662f", "\u70ba", "\u4e3a"),  # Chinese: is
     *("\u6539\u6210\u4e86", "\u6539\u6210", "\u6539\u4e3a"),  # Chinese: changed to
+    *("\u8bbe\u7f6e\u4e3a", "\u8bbe\u4e3a", "\u8bbe\u7f6e\u6210"),  # Chinese: set to
     *("\ub294", "\uc740"),  # Korean: is
+    *("\ub97c", "\uc744"),  # Korean: the object (before "changed to")
 )
 _NATIVE_IS = r"[ \t]{0,8}+(?:" + "|".join(sorted(NATIVE_IS_WORDS, key=len, reverse=True)) + r")[ \t]{0,8}+"
 # What CJK prose names rather than gives: an identifier in Latin letters
@@ -4966,11 +4994,13 @@ def a_value_standing_alone(value: str) -> bool:
     (Qwen2.5-Coder-7B, MockERC20, OAuth2+PKCE, PR#512).  One with ":" or
     "=" after a name is an assignment of its own (-passout pass:…), read
     where the scan goes on, but generated passwords hold "=" too
-    (6QKKb@p%YYVc=qIB); one that starts as a path or a variable is not one
-    (deploy key ~/.ssh/deploy_ed25519)."""
+    (6QKKb@p%YYVc=qIB); one that starts as a path or a variable, or is a
+    call, is not one (deploy key ~/.ssh/deploy_ed25519)."""
     scanner = _secret_scanner()
     if _assigns_a_name(value) or value[0] in STANDALONE_NOT_FIRST:
         return False
+    if "(" in value and scanner.call.fullmatch(value):
+        return False  # code: hashAlgorithm(pbkdf2-sha512)
     if len(value) >= MIN_HEX_KEY_CHARS and HEX_DIGITS.issuperset(value.lower()) and not value.isdigit():
         return True  # a hex key (api key 060e6a91…): no word or name is one
     has_cases = value.lower() != value and value.upper() != value

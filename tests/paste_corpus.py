@@ -583,6 +583,15 @@ SECRET[2] = [
     ("de", "Das Passwort für den Router, falls du es brauchst, lautet {pw}"),
     ("es", "login: {user} / {pw}"),
     ("fr", "Le mot de passe que Julien a mis sur le NAS est {pw}"),
+    # A word or three about whose key it is, then ":", an arrow or "is".
+    ("nl", "{Pw_word} database: {pw}"),
+    ("it", "{pw_word} wifi di casa: {pw} perché il telefono non si collega?"),
+    ("es", "{pw_word} wifi casa → {pw}"),
+    ("fr", "Mon {pw_word} postgres est {pw}, pourquoi psql refuse ?"),
+    ("nl", "het nieuwe wifi-{pw_word} wordt {pw}"),
+    ("ru", "{pw_word} администратора роутера теперь {pw} помогите"),
+    ("zh", "新{pw_word}设置为{pw}了"),
+    ("ko", "{pw_word}를 {pw}로 바꿨는데 로그인이 안 돼요"),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -623,6 +632,15 @@ CLEAN[2] = [
     ("en", "login: {user} / password: see the vault"),
     ("fr", "Le mot de passe que Julien a mis sur le NAS est expiré"),
     ("en", "credentials: {user} / the usual one"),
+    # The same words before what the value is about, not the value.
+    ("en", "password manager: 1Password, synced to the phone"),
+    ("en", "Password policy: hashAlgorithm(pbkdf2-sha512) and length(14)"),
+    ("es", "{pw_word} wifi casa → en la nevera"),
+    ("fr", "Mon {pw_word} postgres est expiré, pourquoi ?"),
+    ("nl", "{Pw_word} database: zie de kluis"),
+    ("ru", "{pw_word} администратора роутера теперь другой"),
+    ("ko", "{pw_word}를 잊어버렸어요"),
+    ("en", "the token hash is {{sha256 of the token}}, not the token"),
 ]
 
 SECRET[3] = [

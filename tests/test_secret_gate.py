@@ -2040,6 +2040,7 @@ class TestValueJudgements(unittest.TestCase):
             ("6QKKb@p%YYVc=qIB", True),
             ("Z1!=VPU7NS%b7w=J", True),
             ("~/.ssh/Id_ed25519", False),
+            ("hashAlgorithm(pbkdf2-sha512)", False),
             ("$Deploy_Key2", False),
             # Names of models, contracts, classes and standards.
             ("Qwen2.5-Coder-7B", False),
