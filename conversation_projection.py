@@ -2638,6 +2638,9 @@ _BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0
 # The same after a word or two about the key ("le mot de passe admin, \u2026,",
 # "la contrase\u00f1a del admin, \u2026,").
 _WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?+" + _BETWEEN_COMMAS
+# The spaces between a sign and its value: tool output pads values to a
+# column (nmcli's "802-11-wireless-security.psk:           …").
+_SPACES_BEFORE_A_VALUE = r"[ \t]{0,40}+"
 # A word that tells what a key is for, between it and a value set off by
 # a space alone ("пароль от вайфая …", "mot de passe wifi …"): no digit,
 # which the value has, and not "is", which says the words are about the
@@ -2737,7 +2740,7 @@ _ASSIGNMENT = (
     r"|(?P<spaced>" + _SPACED + ")"
     r"(?=[^\s\x00\d]{0,255}+\d)"
     r")))"
-    r":?\*{0,2}+[ \t]{0,8}+(?:\u00ab[ \t]{0,2}+)?+"
+    r":?\*{0,2}+" + _SPACES_BEFORE_A_VALUE + r"(?:\u00ab[ \t]{0,2}+)?+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
 
@@ -3677,7 +3680,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + r"(?=[ \t])|"
         + _PROSE_FOR
         + r"))"
-        r"[ \t]{0,8}+" + VALUE,
+        + _SPACES_BEFORE_A_VALUE
+        + VALUE,
         keywords=SHORT_KEY_WORDS,
         example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
         judge="assigned-value",

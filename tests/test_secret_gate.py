@@ -1411,6 +1411,8 @@ class TestAssignmentForms(unittest.TestCase):
             "YAML >-": (f"api_token: >-\n  {token}\n", assignment),
             ".properties": (f"spring.datasource.password={human}", assignment),
             "TOML": (f'api_token = "{token}"', assignment),
+            "nmcli --show-secrets, padded": (f"802-11-wireless-security.psk:{' ' * 27}{human}", assignment),
+            "padded to a column": (f"DB_PASSWORD:{' ' * 30}{human}", assignment),
             "HCL": (f'  api_token = "{token}"', assignment),
             "Dockerfile ENV": (f"ENV API_TOKEN={token}", assignment),
             "Dockerfile ENV without =": (f"ENV API_TOKEN {token}", assignment),
