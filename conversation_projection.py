@@ -2574,10 +2574,11 @@ _PROSE_IS_CHANGED = (
 )
 
 
-# An "of" word and up to four words, then "is", ":" or a dash ("the
-# password for the NAS is …", "la password di root è …", "Пароль от базы
-# данных — …").  The lookahead of what ends the words turns each word that
-# starts none of them away at one look.
+# An "of" word and up to four words, maybe twice, then "is", ":" or a dash
+# ("the password for the NAS is …", "la password di root è …", "Пароль от
+# базы данных — …", "the password of the mail account of my mother is …").
+# The lookahead of what ends the words turns each word that starts none of
+# them away at one look.
 _PROSE_FOR_END = (
     r"[ \t]{0,8}+(?:"
     + _prose_words(tuple(dict.fromkeys(PROSE_IS_WORDS + PROSE_THEN_IS_WORDS + PROSE_TO_WORDS)))
@@ -2592,13 +2593,9 @@ _ASIDE = (
     r"(?:,[ \t][^,\n\x00:=(){}\[\]<>;]{1,80}+,?+|\([^()\n\x00]{1,80}+\)"
     r"|[\u2014\u2013][^\n\x00\u2014\u2013]{1,80}+[\u2014\u2013])"
 )
+_PROSE_OF_PART = _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
 _PROSE_FOR = (
-    _prose_words(PROSE_OF_WORDS)
-    + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
-    + r"(?:[ \t]{0,8}+"
-    + _ASIDE
-    + r")?+"
-    + _PROSE_FOR_END
+    _PROSE_OF_PART + r"(?:[ \t]{1,8}+" + _PROSE_OF_PART + r")??" + r"(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END
 )
 # "that": a word that opens a relative clause between a key and its "is"
 # ("the API key that I pasted yesterday was …", "la clave que me dio el
