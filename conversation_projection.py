@@ -2574,7 +2574,8 @@ _PROSE_IS_CHANGED = (
 )
 
 
-# An "of" word and up to four words, maybe twice, then "is", ":" or a dash
+# An "of" word and up to four words (an apostrophe inside one: de
+# l'utilisateur), maybe twice, then "is", ":" or a dash
 # ("the password for the NAS is …", "la password di root è …", "Пароль от
 # базы данных — …", "the password of the mail account of my mother is …").
 # The lookahead of what ends the words turns each word that starts none of
@@ -2593,7 +2594,9 @@ _ASIDE = (
     r"(?:,[ \t][^,\n\x00:=(){}\[\]<>;]{1,80}+,?+|\([^()\n\x00]{1,80}+\)"
     r"|[\u2014\u2013][^\n\x00\u2014\u2013]{1,80}+[\u2014\u2013])"
 )
-_PROSE_OF_PART = _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
+_PROSE_OF_PART = (
+    _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+(?:'[^\s\x00:=\"'`,;()]{1,40}+)?+){1,4}?"
+)
 _PROSE_FOR = (
     _PROSE_OF_PART + r"(?:[ \t]{1,8}+" + _PROSE_OF_PART + r")??" + r"(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END
 )
@@ -2698,7 +2701,8 @@ _XML_ATTRIBUTE = (
 #   or a word that follows a key in some languages ("nueva", "veranderd",
 #   PROSE_AFTER_KEY_WORDS), then ":", an "of" part, "to" or "is";
 # - after a space, a dash or an arrow: Password - …, password -> …, → and —;
-# - a space alone, maybe an "of" word and a word or two, maybe an opening
+# - a space alone (none after a key in a script written without spaces:
+#   密码Xk9…), maybe an "of" word and a word or two, maybe an opening
 #   bracket, before a value with a digit (Password xu6lMy%gITy4, passwd
 #   TxDpE7Wb…, Password (…), пароль от вайфая …): the judge holds such a
 #   value to more (a_value_standing_alone);
@@ -2720,7 +2724,7 @@ _ASSIGNMENT = (
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
     r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
-    r"|(?<=[ \t])(?:"
+    r"|(?<=[ \t\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])(?:"
     + _PROSE_FOR
     + r"|"
     + _PROSE_RELATIVE
