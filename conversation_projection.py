@@ -2230,6 +2230,7 @@ PASSWORD_WORDS = (
     "passwort",  # German
     "kennwort",  # German
     "passe",  # French: mot de passe
+    "mdp",  # French: mot de passe, as chats and forums abbreviate it
     "passord",  # Norwegian
     "adgangskode",  # Danish, Norwegian
     "senha",  # Portuguese
@@ -2246,6 +2247,7 @@ PASSWORD_WORDS = (
     *("l\u00f6senord", "l\u00f6senordet"),  # Swedish (l\u00f6senordet: the password)
     "passordet",  # Norwegian: the password
     "salasana",  # Finnish
+    "heslo",  # Czech, Slovak
     "jelsz\u00f3",  # Hungarian
     "contrase\u00f1a",  # Spanish
     "\u043f\u0430\u0440\u043e\u043b\u044c",  # Russian
@@ -2255,6 +2257,7 @@ PASSWORD_WORDS = (
     "\u30d1\u30b9\u30ef\u30fc\u30c9",  # Japanese
     "\ube44\ubc00\ubc88\ud638",  # Korean
     "\uc554\ud638",  # Korean (Windows' Wi-Fi dialog)
+    "\ube44\ubc88",  # Korean: \ube44\ubc00\ubc88\ud638, as chats shorten it
 )
 # The words for a secret, a token or a credential (pat: a personal access
 # token, GITHUB_PAT).  "key" names a secret only after a word of
@@ -2281,11 +2284,17 @@ KEY_NOUNS = (
     "klucz",  # Polish
     "chiave",  # Italian
     "nyckel",  # Swedish
+    "nyckeln",  # Swedish: the key (API-nyckeln)
+    "kl\u00ed\u010d",  # Czech
     *("anahtar", "anahtar\u0131"),  # Turkish
     "\u043a\u043b\u044e\u0447",  # Russian
     "\u5bc6\u94a5",  # Chinese
     "\u30ad\u30fc",  # Japanese
     "\ud0a4",  # Korean
+    "\u306e\u30ad\u30fc",  # Japanese: key after the particle "of" (Wi-Fi\u306e\u30ad\u30fc)
+    *("code", "c\u00f3digo", "\u043a\u043e\u0434"),  # code: an access code (French, German, Spanish, Russian)
+    # Token (Russian, Korean, Japanese): alone, as often a language model's.
+    *("\u0442\u043e\u043a\u0435\u043d", "\ud1a0\ud070", "\u30c8\u30fc\u30af\u30f3"),
 )
 # "Credentials" (a user and a password), as the login dialogs of each
 # language title them (Windows "Enter network credentials", Bitwarden's
@@ -2319,6 +2328,21 @@ KEY_NOUN_QUALIFIERS = (
         "\u6697\u53f7\u5316",
         "\ubcf4\uc548",
     ),  # security, encryption
+    "g\u00fcvenlik",  # Turkish: security
+    # "Security of the network" after "key of", as the Windows Wi-Fi dialog
+    # writes its "network security key" with no "of" between the two (French,
+    # Polish of Windows 10 and of Windows 7, Czech, Russian, Ukrainian;
+    # Spanish, Portuguese and Italian put one there, which the row reads).
+    *("s\u00e9curit\u00e9 r\u00e9seau", "zabezpiecze\u0144 sieci", "zabezpiecze\u0144 sieciowych"),
+    "zabezpe\u010den\u00ed s\u00edt\u011b",
+    *(
+        "\u0431\u0435\u0437\u043e\u043f\u0430\u0441\u043d\u043e\u0441\u0442\u0438 \u0441\u0435\u0442\u0438",
+        "\u0431\u0435\u0437\u043f\u0435\u043a\u0438 \u043c\u0435\u0440\u0435\u0436\u0456",
+    ),
+    # Access (French, Spanish, German, Russian, Korean, Japanese), before or
+    # after a code or a token: code d'acc\u00e8s, Zugangscode, access token.
+    *("acc\u00e8s", "acceso", "zugangs", "\u0434\u043e\u0441\u0442\u0443\u043f\u0430"),
+    *("\uc561\uc138\uc2a4", "\u30a2\u30af\u30bb\u30b9"),
 )
 
 
@@ -2394,8 +2418,12 @@ MAX_VALUE_CHARS = 256
 # and ":" are not among theirs, so that "password=password=…" cannot make
 # each key re-read the same run.  A bare value right before "(" or "[" is
 # code that fetches the secret (os.getenv(…), os.environ[…]).
-_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00\u00ab\u00bb"
+_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00\u00ab\u00bb\u300c-\u300f"
 _NAME_PUNCTUATION = r"_./\-"
+# An opening guillemet or corner bracket before a value, and the spaces
+# French puts inside it ("\u00ab \u2026 \u00bb", \u30d1\u30b9\u30ef\u30fc\u30c9\u306f\u300c\u2026\u300d): the value runs
+# up to its closing one, which ends a bare value.
+_OPENING_QUOTE = r"(?:[\u00ab\u300c\u300e][ \t]{0,2}+)"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
 # A bare value may hold the symbols that password generators draw, every
@@ -2404,8 +2432,8 @@ _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
 # read whole where no symbol starts the next pair (&user=, ;Database=,
 # (alias=), closes around a word ([Redacted], <pw>) or a tag (</password>),
 # and something other than sentence punctuation follows each; the value
-# runs to a space, a quote or the end of the text, maybe after closing
-# symbols, so that "${VAR}&& make", "$(cat f)", "${PW:?missing}.",
+# runs to a space, a quote (« », 「」 too) or the end of the text, maybe
+# after closing symbols, so that "${VAR}&& make", "$(cat f)", "${PW:?missing}.",
 # "?password=&user=x" and a YAML anchor (&default_password) read as before.
 # It starts with a symbol that opens nothing ("&", ">", ";", a closing
 # bracket) only when what follows is not a name.
@@ -2425,7 +2453,7 @@ _SYMBOL_VALUE = (
     r"(?:[&>)\]};](?![A-Za-z_][A-Za-z0-9_.-]{0,63}+(?:=|(?![^\s\x00\"'`])))"
     rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
     rf"|[^{_BARE_VALUE_END}]{{1,64}}+{_SYMBOL_THEN_PART}{{1,8}}+)"
-    r"(?:(?=&[A-Za-z_][A-Za-z0-9_.-]{0,63}+=)|[&)\]}>]{0,3}+(?=[,;]?+(?![^\s\x00\"'`])))"
+    r"(?:(?=&[A-Za-z_][A-Za-z0-9_.-]{0,63}+=)|[&)\]}>]{0,3}+(?=[,;]?+(?![^\s\x00\"'`\u00bb\u300d\u300f])))"
 )
 _LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
 # Symbols that no command-line flag holds: a value after a space may start
@@ -2480,6 +2508,7 @@ PROSE_IS_WORDS = (
     *("é",),  # Portuguese
     *("jest", "zostało", "została", "został"),  # Polish
     *("är",),  # Swedish
+    "je",  # Czech
     *("это", "был", "была", "было"),  # Russian
     "wordt",  # Dutch: becomes
     *("теперь", "тепер"),  # Russian, Ukrainian: now (no "is" before it)
@@ -2495,7 +2524,7 @@ PROSE_NOW_WORDS = ("now", "still", "jetzt", "adesso", "ora", "set to", "changed 
 # words and "is", ":" or "to" ("a senha do roteador para …").
 PROSE_OF_WORDS = (
     *("for", "of", "on", "at", "to"),  # English
-    "für",  # German
+    *("für", "fürs"),  # German
     *("di", "del", "dell", "della", "dello", "delle", "dei", "degli"),  # Italian
     *("du", "de", "des", "pour"),  # French, Spanish ("de")
     *("per", "para"),  # Italian; Spanish and Portuguese
@@ -2503,6 +2532,7 @@ PROSE_OF_WORDS = (
     *("van", "voor"),  # Dutch
     *("od", "dla"),  # Polish
     *("till", "för"),  # Swedish
+    *("k", "ke", "na"),  # Czech
     *("от", "для"),  # Russian
     *("від", "до"),  # Ukrainian
 )
@@ -2739,9 +2769,9 @@ _ASSIGNMENT = (
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
     r"|(?P<spaced>" + _SPACED + ")"
-    r"(?=[^\s\x00\d]{0,255}+\d)"
+    r"(?=" + _OPENING_QUOTE + r"?+[^\s\x00\d]{0,255}+\d)"
     r")))"
-    r":?\*{0,2}+" + _SPACES_BEFORE_A_VALUE + r"(?:\u00ab[ \t]{0,2}+)?+"
+    r":?\*{0,2}+" + _SPACES_BEFORE_A_VALUE + _OPENING_QUOTE + r"?+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
 
@@ -2833,7 +2863,13 @@ NATIVE_IS_WORDS = (
     *("\ub294", "\uc740"),  # Korean: is
     *("\ub97c", "\uc744"),  # Korean: the object (before "changed to")
 )
-_NATIVE_IS = r"[ \t]{0,8}+(?:" + "|".join(sorted(NATIVE_IS_WORDS, key=len, reverse=True)) + r")[ \t]{0,8}+"
+_NATIVE_IS = (
+    r"[ \t]{0,8}+(?:"
+    + "|".join(sorted(NATIVE_IS_WORDS, key=len, reverse=True))
+    + r")[ \t]{0,8}+"
+    + _OPENING_QUOTE
+    + "?+"
+)
 # What CJK prose names rather than gives: an identifier in Latin letters
 # glued to the words after it (API\u30ad\u30fc\u306fAPI_KEY\u3068\u3044\u3046\u540d\u524d\u3067).
 _NOT_NAMED_IN_CJK = (
@@ -3837,7 +3873,9 @@ _PARTICLES_FIRST = (
 # The label of the Wi-Fi key's line in `netsh wlan show profile … key=clear`,
 # as Windows prints it in English, French, Spanish, Portuguese, German,
 # Dutch, Polish, Russian, Chinese, Japanese, Italian, Turkish, Swedish and
-# Korean (the strings public scripts that read this output match).
+# Korean (the strings public scripts that read this output match); Czech and
+# Ukrainian as their translations of "key content" read, not checked
+# against an output of those Windows.
 _NETSH_KEY_CONTENT = (
     *("Key Content", "Contenu de la cl\u00e9", "Contenido de la clave", "Conte\u00fado da Chave"),
     *("Schl\u00fcsselinhalt", "Sleutelinhoud", "Zawarto\u015b\u0107 klucza"),
@@ -3852,6 +3890,7 @@ _NETSH_KEY_CONTENT = (
         "Nyckelinneh\u00e5ll",
     ),
     "\ud0a4 \ucf58\ud150\uce20",
+    *("Obsah kl\u00ed\u010de", "\u0412\u043c\u0456\u0441\u0442 \u043a\u043b\u044e\u0447\u0430"),  # Czech, Ukrainian
 )
 # The last word of a call that takes a credential among its arguments
 # (login, connect, getConnection, HTTPBasicAuth, NetworkCredential, a
@@ -4208,12 +4247,13 @@ KEY_QUALIFIERS = frozenset(
         *("consumer", "admin", "root", "deploy", "webhook", "hmac", "jwt", "db", "database", "storage"),
         *("priv", "wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"),
         "subscription",  # Azure API Management: Ocp-Apim-Subscription-Key
+        "security",  # the Windows Wi-Fi dialog: Network security key
     }
 )
 # "key" after one of these is a Wi-Fi network's password (WPA key,
 # wireless key), judged as one.
 PASSWORD_KEY_QUALIFIERS = frozenset(
-    {"wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"}
+    {"wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless", "security"}
 )
 # "pass" after one of these is a password ("wifi pass: …", "root pass …"),
 # unlike after other prose ("boarding pass: BA2490").

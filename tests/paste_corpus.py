@@ -460,6 +460,36 @@ SECRET[1] = [
     ("nl", "{pw_word} wifi {pw}"),
     ("pt", "{pw_word} do wifi {pw}"),
     ("it", "{pw_word} del wifi {pw}"),
+    # Words chats use for a password, an access code or a token: "mdp"
+    # (French forums' mot de passe), "비번" (Korean chat's 비밀번호), a
+    # captive portal's or guest network's access code, a console's access
+    # token and "API-nyckeln" (the Swedish console's key, in its definite
+    # form), "Wi-Fiのキー" (a Japanese router manual's Wi-Fi key).
+    ("fr", "bonjour le nouveau mdp du routeur : {pw} :)"),
+    ("fr", "mdp admin = {pw} (le dis à personne lol)"),
+    ("fr", "salut, le code d'accès du portail c'est {pw}"),
+    ("es", "el código de acceso del portal es {pw}, no me deja entrar"),
+    ("de", "Zugangscode fürs Gäste-WLAN: {pw}"),
+    ("ru", "код доступа: {pw}"),
+    ("ru", "токен доступа: {tok}"),
+    ("ko", "액세스 토큰: {tok}"),
+    ("ja", "アクセストークンは {tok} です どうすればいい？"),
+    ("ko", "공유기 비번 {pw} 👍"),
+    ("sv", "API-nyckeln: {tok}"),
+    ("ja", "Wi-Fiのキー：{pw}"),
+    # A value between corner brackets (Japanese, Chinese) or guillemets
+    # with spaces inside, after a key and words about it.
+    ("ja", "{pw_word}は「{pw}」です。なぜ弾かれるのでしょうか"),
+    ("zh", "{pw_word}是『{pw}』，为什么连不上？"),
+    ("ru", "{Pw_word} к wifi « {pw} »"),
+    # The Windows Wi-Fi dialog's "network security key", copied with its label.
+    *((lang, "{Net_key}: {pw}") for lang in ("fr", "es", "pt", "it", "pl", "ru", "tr")),
+    # Conversation summaries, written about the user: a value glued to its
+    # key where the script has no spaces, a French elision, a corner quote.
+    ("zh", "用户提供了数据库{pw_word}{pw}，并询问为什么连接失败。"),
+    ("ja", "ユーザーはWi-Fiの{pw_word}{pw}を共有しました。"),
+    ("fr", "La clé API de l'utilisateur est {tok}."),
+    ("ja", "{pw_word}は「{pwall}」です。なぜ弾かれるのでしょうか"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -543,6 +573,34 @@ CLEAN[1] = [
     ("nl", "{pw_word} wifi {ssid} werkt niet"),
     ("pt", "{pw_word} do wifi {ssid} não funciona"),
     ("it", "{pw_word} del wifi {ssid} non funziona"),
+    # The same words around no value.
+    ("fr", "bonjour, j'ai oublié le mdp du routeur, comment le réinitialiser ?"),
+    ("fr", "mdp admin = celui du coffre, demande à Paul"),
+    ("fr", "salut, le code d'accès du portail c'est celui reçu par SMS"),
+    ("es", "el código de acceso del portal es el que llega por correo"),
+    ("de", "Zugangscode fürs Gäste-WLAN: steht auf dem Zettel am Kühlschrank"),
+    ("ru", "код доступа: придёт в SMS через минуту"),
+    ("ru", "токен доступа истёк, как его обновить?"),
+    ("ko", "액세스 토큰: 환경 변수에서 읽어요"),
+    ("ja", "アクセストークンは環境変数から読み込みます"),
+    ("ko", "공유기 비번 까먹었어요 ㅠㅠ 초기화 방법 있나요?"),
+    ("sv", "API-nyckeln: finns i valvet"),
+    ("ja", "Wi-Fiのキー：ルーターの裏のラベルを見てください"),
+    ("ja", "{pw_word}は「いつもの」です。なぜ弾かれるのでしょうか"),
+    ("zh", "{pw_word}是『生日加名字』，为什么连不上？"),
+    ("ru", "{Pw_word} к wifi « на наклейке роутера »"),
+    ("fr", "{Net_key} : voir l'étiquette sous la box"),
+    ("es", "{Net_key}: la que viene en la pegatina del router"),
+    ("pt", "{Net_key}: está no adesivo do roteador"),
+    ("it", "{Net_key}: è sull'etichetta del modem"),
+    ("pl", "{Net_key}: jest na naklejce routera"),
+    ("ru", "{Net_key}: смотрите наклейку на роутере"),
+    ("tr", "{Net_key}: modemin arkasında yazıyor"),
+    ("zh", "用户提供了数据库{pw_word}，并询问为什么连接失败。"),
+    ("zh", "我忘记了WiFi{pw_word}ABC-123怎么办"),
+    ("ja", "ユーザーはWi-Fiの{pw_word}リセット方法を尋ねました。"),
+    ("fr", "La clé API de l'utilisateur est révoquée."),
+    ("ja", "{pw_word}は「保管庫にあります」"),
 ]
 
 SECRET[2] = [
@@ -966,6 +1024,8 @@ SECRET[6] = [(lang, NETSH_DUMP.replace("{value}", "{pw}")) for lang in NETSH_KEY
     ("en", "rabbitmqctl change_password {user} {pw}"),
     ("en", "cmdkey /add:{host} /user:{user} /pass:{pw}"),
     ("fr", "netsh m'affiche « {netsh_key} : {pw} », c'est bien le mot de passe ?"),
+    # The Windows Wi-Fi properties dialog, Security tab, typed out.
+    ("en", "Security type: WPA2-Personal\nEncryption type: AES\nNetwork security key: {pw}"),
 ]
 # Without key=clear netsh prints no key line; people then ask where it is.
 NETSH_NO_KEY = (
@@ -1014,6 +1074,7 @@ CLEAN[6] = (
         ("en", "cmdkey /add:{host} /user:{user} /pass   (prompts for it)"),
         ("fr", "netsh n'affiche pas « {netsh_key} » sans key=clear"),
         ("en", 'wpa_passphrase "{ssid}" < passphrase.txt > wpa.conf'),
+        ("en", "Security type: WPA2-Personal\nEncryption type: AES\nNetwork security key: hidden until I tick the box"),
     ]
 )
 

@@ -1149,6 +1149,28 @@ class TestCaseAndUnicode(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertIsNone(selection_verdict([text]))
 
+    def test_corner_brackets_and_spaced_guillemets_open_a_value(self) -> None:
+        """Japanese and Chinese set a value off with corner brackets, French
+        and Ukrainian with guillemets and spaces inside them, also after a
+        key and a word about it with no verb; the closing one ends the
+        value, and words between them are no value."""
+        for text in (
+            "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f\u300c" + MADE_UP + "\u300d\u3067\u3059",
+            "\u5bc6\u7801\u662f\u300e" + MADE_UP + "\u300f",
+            "\u30d1\u30b9\u30ef\u30fc\u30c9\uff1a\u300c" + MADE_UP + "\u300d",
+            "\u043f\u0430\u0440\u043e\u043b\u044c \u0434\u043e wifi \u00ab " + MADE_UP + " \u00bb",
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+        for text in (
+            "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f\u300c\u3044\u3064\u3082\u306e\u300d\u3067\u3059",
+            "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f\u300cDB_PASSWORD\u300d\u306b\u5165\u308c\u3066\u304f\u3060\u3055\u3044",
+            "\u043f\u0430\u0440\u043e\u043b\u044c \u0434\u043e wifi \u00ab \u043d\u0430 "
+            "\u043d\u0430\u043a\u043b\u0435\u0439\u0446\u0456 \u00bb",
+        ):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
     def samples(self) -> list[str]:
         rng = random.Random(5)
         return [make(rng)[0] for make in EXAMPLES.values()] + PROSE_ABOUT_SECRETS + REFERENCES
@@ -1658,6 +1680,40 @@ class TestNearIdenticalPairs(unittest.TestCase):
                 hit = cp.find_secret(text)
                 self.assertEqual(None if hit is None else hit[1], rule)
 
+    def test_czech_and_ukrainian_words_and_labels_are_read_and_prose_around_them_passes(self) -> None:
+        """Languages the paste corpus has no words of: Czech "heslo"
+        (password) with its "k" (for), "na" (on, to) and "je" (is), "API
+        kl\u00ed\u010d", the Windows Wi-Fi dialog's network security key
+        (Czech, Ukrainian) and netsh's key content line (Czech, Ukrainian)."""
+        netsh = "    {}            : "
+        for text, rule in (
+            ("heslo k wifi je " + MADE_UP, "credential-assignment"),
+            ("heslo k wifi je na \u0161t\u00edtku routeru", None),
+            ("Heslo k datab\u00e1zi: " + MADE_UP + " n\u011bjak\u00fd n\u00e1pad?", "credential-assignment"),
+            ("Heslo k datab\u00e1zi: zeptej se admina", None),
+            ("heslo na router: " + MADE_UP + " d\u00edky", "credential-assignment"),
+            ("zm\u011bnil jsem heslo na " + MADE_UP + " a nejde to", "credential-assignment"),
+            ("zm\u011bnil jsem heslo na siln\u011bj\u0161\u00ed", None),
+            ("api kl\u00ed\u010d: " + MADE_UP + "b7", "credential-assignment"),
+            ("api kl\u00ed\u010d najde\u0161 v konzoli", None),
+            ("Kl\u00ed\u010d zabezpe\u010den\u00ed s\u00edt\u011b: " + MADE_UP, "credential-assignment"),
+            ("Kl\u00ed\u010d zabezpe\u010den\u00ed s\u00edt\u011b: na \u0161t\u00edtku", None),
+            (
+                "\u041a\u043b\u044e\u0447 \u0431\u0435\u0437\u043f\u0435\u043a\u0438 "
+                "\u043c\u0435\u0440\u0435\u0436\u0456: " + MADE_UP,
+                "credential-assignment",
+            ),
+            (netsh.format("Obsah kl\u00ed\u010de") + MADE_UP, "credential-flag"),
+            (netsh.format("Kl\u00ed\u010d zabezpe\u010den\u00ed") + "Existuje", None),
+            (
+                netsh.format("\u0412\u043c\u0456\u0441\u0442 \u043a\u043b\u044e\u0447\u0430") + MADE_UP,
+                "credential-flag",
+            ),
+        ):
+            with self.subTest(text=text):
+                hit = cp.find_secret(text)
+                self.assertEqual(None if hit is None else hit[1], rule)
+
     def test_each_word_for_password_beyond_ascii_is_read(self) -> None:
         words = (
             *(
@@ -1731,7 +1787,7 @@ class TestKeyJudgements(unittest.TestCase):
         *("database", "db", "decryption", "deploy", "encryption", "hmac", "jwt", "license", "master"),
         *("network", "priv", "private", "root", "secret", "service", "session", "shared", "signing"),
         *("storage", "subscription", "webhook", "wep", "wi-fi", "wifi", "wireless", "wlan", "wpa", "wpa2"),
-        *("wpa2-psk", "wpa3"),
+        *("wpa2-psk", "wpa3", "security"),
     )
     PASS_QUALIFIERS = ("admin", "db", "login", "root", "router", "ssh", "sudo", "user", "vpn", "wi-fi", "wifi", "wlan")
 
