@@ -2605,9 +2605,10 @@ _PROSE_IS_CHANGED = (
 
 
 # An "of" word and up to four words (an apostrophe inside one: de
-# l'utilisateur), maybe twice, then "is", ":" or a dash
-# ("the password for the NAS is …", "la password di root è …", "Пароль от
-# базы данных — …", "the password of the mail account of my mother is …").
+# l'utilisateur), then "is", ":" or a dash ("the password for the NAS
+# is …", "la password di root è …", "Пароль от базы данных — …").  Two such
+# parts (the password of the account of my mother is …) would cost a hostile
+# text of key words and "of" words three times as much.
 # The lookahead of what ends the words turns each word that starts none of
 # them away at one look.
 _PROSE_FOR_END = (
@@ -2627,9 +2628,7 @@ _ASIDE = (
 _PROSE_OF_PART = (
     _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+(?:'[^\s\x00:=\"'`,;()]{1,40}+)?+){1,4}?"
 )
-_PROSE_FOR = (
-    _PROSE_OF_PART + r"(?:[ \t]{1,8}+" + _PROSE_OF_PART + r")??" + r"(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END
-)
+_PROSE_FOR = _PROSE_OF_PART + r"(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END
 # "that": a word that opens a relative clause between a key and its "is"
 # ("the API key that I pasted yesterday was …", "la clave que me dio el
 # proveedor es …"), which up to ten words may follow.

@@ -650,11 +650,6 @@ SECRET[2] = [
     ("ru", "{pw_word} администратора роутера теперь {pw} помогите"),
     ("zh", "新{pw_word}设置为{pw}了"),
     ("ko", "{pw_word}를 {pw}로 바꿨는데 로그인이 안 돼요"),
-    # What a key is of, in two parts, each with its own "of" word.
-    ("en", "the wifi password for the guest network at my parents place is {pw}"),
-    ("en", "the password of the mail account of my mom is {pw} lol"),
-    ("fr", "le {pw_word} du compte mail de ma mère est {pw}"),
-    ("es", "la {pw_word} de la cuenta de correo de mi madre es {pw}"),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -704,10 +699,6 @@ CLEAN[2] = [
     ("ru", "{pw_word} администратора роутера теперь другой"),
     ("ko", "{pw_word}를 잊어버렸어요"),
     ("en", "the token hash is {{sha256 of the token}}, not the token"),
-    ("en", "the wifi password for the guest network at my parents place is on the fridge"),
-    ("en", "the password of the mail account of my mom is too short, what is the rule?"),
-    ("fr", "le {pw_word} du compte mail de ma mère est expiré"),
-    ("es", "la {pw_word} de la cuenta de correo de mi madre es demasiado corta"),
 ]
 
 SECRET[3] = [
