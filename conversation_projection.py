@@ -2404,14 +2404,15 @@ _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
 # a letter, a digit or another generator symbol follows each, and the value
 # runs to a space, a quote or the end of the text, so that "${VAR}&& make",
 # "$(cat f)", "${PW:?missing}." and "?password=&user=x" read as before.
-# Not code: a dotted name, or a name before "(" or "[" and a name, a number
-# or nothing (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
+# Not code: a string's prefix before its quote (f'Bearer {token}'), a
+# dotted name, or a name before "(" or "[" and a name, a number or nothing
+# (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
 # A value with no such symbol in its first characters is turned away by
 # the first look, in one read.
 _CUTTING_SYMBOLS = r"`,;&()\[\]{}<>'"
 _SYMBOL_VALUE = (
     rf"(?=[^{_BARE_VALUE_END}]{{1,64}}+[{_CUTTING_SYMBOLS}])"
-    r"(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
+    r"(?![bfruBFRU]{1,2}+')(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
     r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
     rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{{0,63}}+"
     rf"(?:(?![{_CUTTING_SYMBOLS}][A-Za-z_][A-Za-z0-9_.-]{{0,63}}+=|[\[{{<(][A-Za-z_ -]{{2,40}}+[\]}}>)])"

@@ -1624,6 +1624,8 @@ class TestAssignmentForms(unittest.TestCase):
             "enable secret 9 $9$abc",
             "- name: SMTP_PASS  # from the vault\n  valueFrom:\n    secretKeyRef:\n      name: smtp",
             "conn = Connection(server, 'cn=admin,dc=example,dc=org', bind_pw, auto_bind=True)",
+            "requests.post(url, headers={'Authorization': f'Bearer {token}'})",
+            "Secret key: Django's SECRET_KEY comes from the environment",
         ):
             with self.subTest(text=text[:40]):
                 self.assertIsNone(cp.find_secret(text))
