@@ -2435,20 +2435,24 @@ _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
 # runs to a space, a quote (« », 「」 too) or the end of the text, maybe
 # after closing symbols, so that "${VAR}&& make", "$(cat f)", "${PW:?missing}.",
 # "?password=&user=x" and a YAML anchor (&default_password) read as before.
+# A single quote joins two parts only between letters or digits
+# (wGgkbQ'twYk3I), never in a run of symbols (os.environ['USER']).
 # It starts with a symbol that opens nothing ("&", ">", ";", a closing
 # bracket) only when what follows is not a name.
-# Not code: a dotted name, or a name before "(" or "[" and a name, a number
-# or nothing (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
+# Not code: a string's prefix before its quote (f'Bearer {token}'), a
+# dotted name, or a name before "(" or "[" and a name, a number or nothing
+# (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
 # A value with no such symbol in its first characters is turned away by
 # the first look, in one read.
 _CUTTING_SYMBOLS = r"`,;&()\[\]{}<>"
 _SYMBOL_THEN_PART = (
     r"(?:(?![&;,][A-Za-z_][A-Za-z0-9_.-]{0,63}+=|\([a-z_][a-z0-9_]{1,63}+=|[\[{<(][A-Za-z_ -]{2,40}+[\]}>)]|</)"
-    rf"[{_CUTTING_SYMBOLS}]{{1,3}}+(?![.:!?]{{0,3}}+(?![^\s\x00\"'`]))[^{_BARE_VALUE_END}]{{0,63}}+)"
+    rf"(?:[{_CUTTING_SYMBOLS}]{{1,3}}+|(?<=[A-Za-z0-9])'(?=[A-Za-z0-9]))"
+    rf"(?![.:!?]{{0,3}}+(?![^\s\x00\"'`]))[^{_BARE_VALUE_END}]{{0,63}}+)"
 )
 _SYMBOL_VALUE = (
-    rf"(?=[^{_BARE_VALUE_END}]{{0,64}}+[{_CUTTING_SYMBOLS}])"
-    r"(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
+    rf"(?=[^{_BARE_VALUE_END}]{{0,64}}+[{_CUTTING_SYMBOLS}'])"
+    r"(?![bfruBFRU]{1,2}+')(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
     r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
     r"(?:[&>)\]};](?![A-Za-z_][A-Za-z0-9_.-]{0,63}+(?:=|(?![^\s\x00\"'`])))"
     rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
@@ -2460,7 +2464,8 @@ _LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
 # with "-" (the next flag, otherwise) when it holds one (-F^HGkYu-I*=d2f5).
 _FLAGLESS_SYMBOLS = "!#%^*@~?+"
 # The start of a passphrase in lower case (three words), which the judge
-# keeps after a password's key (a_passphrase).
+# keeps after a password's key (a_passphrase); or 16 lower-case letters
+# alone, an app password's length (an_app_password).
 _JOINED_WORDS_START = r"[a-z]{3,12}+[-._][a-z]{3,12}+[-._][a-z]{3}"
 _VALUE_UNTIL_CALL = (
     r"\\?+(?:[bB](?=[\"']))?+"
@@ -2468,7 +2473,8 @@ _VALUE_UNTIL_CALL = (
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
     + "".join(rf"|{q}(?![0-9]{{0,{MAX_TEXT_CHARS}}}+{q})[^{q}\s\x00]{_LONG_QUOTED}{q}" for q in "\"'`")
     + rf"|{_SYMBOL_VALUE}"
-    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}]|{_JOINED_WORDS_START})"
+    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}]|{_JOINED_WORDS_START}"
+    rf"|[a-z]{{16}}(?![^{_BARE_VALUE_END}]))"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
     rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-"
@@ -2722,7 +2728,7 @@ _XML_ATTRIBUTE = (
 # - "," before a quoted value (define('DB_PASSWORD', '…'), ["password", "…"]);
 # - `value=` or `"value":` on the same line or the next (<add
 #   key="ClearTextPassword" value="…"/>, Kubernetes `- name: DB_PASSWORD` /
-#   `value: …`);
+#   `value: …`, a YAML comment after the name too);
 # - after a space, in prose: "for|of|on|at|to" and up to four words, then
 #   "is", ":" or "to" ("the password for the NAS is …"), "to" alone ("set the
 #   password to …"), "is"/"was"/"are" (then maybe "now", "still", "set to",
@@ -2752,7 +2758,8 @@ _ASSIGNMENT = (
     r"|(?<=[ \t])" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
-    r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
+    r"|(?=[,\r\n\\\"'Vv#])(?:,[ \t]{0,8}+|(?:(?<=[ \t])#[^\n\x00]{0,64}+)?+\r?\n[ \t]{0,16}+)?+"
+    r"\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
     r"|(?<=[ \t\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])(?:"
     + _PROSE_FOR
     + r"|"
@@ -3530,10 +3537,11 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # A JWT base64-encoded once more (a header's first claim, encoded twice).
     token_row("jwt", "ZXlK", _JWT_ENCODED_TWICE + "[A-Za-z0-9/_+-]{40,8000}+"),
     # A Kubernetes Secret: the first value under data: (base64) or
-    # stringData:, whatever its key, in a text that says kind: Secret.
+    # stringData:, whatever its key, in a text that says kind: Secret; not
+    # under metadata:, whose first value is the Secret's name.
     SecretRule(
         "kubernetes-secret",
-        r"(?:data|stringData):[ \t]*+\r?\n[ \t]{1,16}+[^\s:\x00#]{1,253}+:[ \t]{0,8}+"
+        r"(?:data|stringData):(?<![A-Za-z0-9_-]data:)[ \t]*+\r?\n[ \t]{1,16}+[^\s:\x00#]{1,253}+:[ \t]{0,8}+"
         r"(?:[|>][-+]?+[ \t]*+\r?\n[ \t]{1,16}+)?+"
         r"(?P<secret>\"[^\"\x00\n]{1,4000}+\"|'[^'\x00\n]{1,4000}+'|[^\s\x00]{1,4000}+)",
         "gitleaks kubernetes.go; Kubernetes Secret docs (data holds base64, stringData plain text)",
@@ -3812,7 +3820,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # read by the row above; IDENTIFIED BY has no key word of its own.
     SecretRule(
         "credential-assignment",
-        r"[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd][ \t]++[Bb][Yy][ \t]++(?P<password>)" + VALUE,
+        r"[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd][ \t]++(?:[Ww][Ii][Tt][Hh][ \t]++[A-Za-z0-9_'\"]{1,64}+[ \t]++)?+"
+        r"[Bb][Yy][ \t]++(?P<password>)" + VALUE,
         "MySQL, MariaDB and Oracle manuals (CREATE USER, ALTER USER, GRANT)",
         keywords=("identified",),
         example=r"CREATE USER 'app'@'%' IDENTIFIED BY '[A-Za-z0-9]{14}'",
@@ -3896,14 +3905,18 @@ _NETSH_KEY_CONTENT = (
 # client, a session, an API's handler).
 _CALLS_TAKING_A_CREDENTIAL: tuple[str, ...] = ("login", "connect", "connection", "auth", "authentication", "credential")
 _CALLS_TAKING_A_CREDENTIAL += ("credentials", "client", "session", "handler", "bind_s", "bind", "redis", "pdo")
-_CALLS_TAKING_A_CREDENTIAL += ("start", "api", "setopt")
+_CALLS_TAKING_A_CREDENTIAL += ("start", "api", "setopt", "minio", "salesforce")
 # A quoted literal that holds a digit or a symbol that password generators
-# draw, and is no host, address or path of names and dots: what a user
-# name, a host or a database name seldom is.
+# draw, and is no host, address or path of names and dots, nor an LDAP
+# distinguished name (the bind user of ldap3's Connection): what a user
+# name, a host or a database name seldom is.  Or an app password as Google
+# shows it: four groups of four lower-case letters (the judge keeps only
+# random ones, an_app_password).
 _LITERAL_WITH_A_SYMBOL = (
     "(?P<value>"
     + "|".join(
-        rf"{q}(?![A-Za-z0-9:/_@-]*+\.[A-Za-z0-9.:/_@-]*+{q})(?=[^{q}\n\x00]{{0,256}}?[0-9!#$%^&*?~+=])[^{q}\n\x00]{{6,256}}+{q}"
+        rf"{q}(?![A-Za-z0-9:/_@-]*+\.[A-Za-z0-9.:/_@-]*+{q})(?!(?i:cn|uid|dc|ou|o)=)"
+        rf"(?=[^{q}\n\x00]{{0,256}}?[0-9!#$%^&*?~+=]|[a-z]{{4}}(?: [a-z]{{4}}){{3}}{q})[^{q}\n\x00]{{6,256}}+{q}"
         for q in "\"'"
     )
     + ")"
@@ -4033,6 +4046,65 @@ SECRET_RULES += (
         example=r"wpa_passphrase \"HomeNet\" [A-Za-z0-9]{14}",
         judge="assigned-value",
     ),
+    # PowerShell: the plain text a SecureString is made of, by position or
+    # after -String, before or after -AsPlainText and -Force (also inside
+    # New-Object PSCredential(…)).
+    SecretRule(
+        "credential-flag",
+        r"(?i:convertto-securestring)(?:[ \t]++-(?i:asplaintext|force))*+[ \t]++(?:-(?i:string)[ \t]++)?+"
+        r"(?P<password>)" + VALUE,
+        "ConvertTo-SecureString (PowerShell reference)",
+        keywords=("convertto-securestring",),
+        example=r"ConvertTo-SecureString (?:-String )?'[A-Za-z0-9]{14}' -AsPlainText -Force",
+        judge="assigned-value",
+    ),
+    # Network devices: Cisco IOS enable password|secret, username … password
+    # (type 0, plain, or 7, reversible), snmp-server community (its string
+    # grants read or write access).
+    SecretRule(
+        "credential-assignment",
+        r"(?:enable[ \t]++(?:password|secret)(?:[ \t]++level[ \t]++[0-9]{1,2}+)?+"
+        r"|username[ \t]++[^\s\x00]{1,64}+(?:[ \t]++privilege[ \t]++[0-9]{1,2}+)?+[ \t]++(?:password|secret))"
+        r"(?:[ \t]++[07](?=[ \t]))?+[ \t]++(?P<password>)" + VALUE,
+        "Cisco IOS security configuration guides (enable password, username, snmp-server community)",
+        keywords=("enable password", "enable secret", "username"),
+        example=r"(?:enable password|username admin privilege 15 password 0) [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-assignment",
+        token_start("snmp-server") + r"[ \t]++community[ \t]++(?P<password>)" + VALUE,
+        keywords=("snmp-server",),
+        example=r"snmp-server community [A-Za-z0-9]{14} RW",
+        judge="assigned-value",
+    ),
+    # SQL: SET PASSWORD [FOR user] = '…' (or = PASSWORD('…'), before MySQL
+    # 5.7.6), which names its user between the key and the value; not a
+    # user variable (@new_pw).
+    SecretRule(
+        "credential-assignment",
+        r"(?i:set[ \t]++password)(?:[ \t]++(?i:for)[ \t]++[^\s=\x00]{1,160}+)?+[ \t]*+=[ \t]*+"
+        r"(?:(?i:password)\([ \t]*+)?+(?P<password>)(?!@)" + VALUE,
+        "MySQL and MariaDB manuals (SET PASSWORD)",
+        keywords=("set password",),
+        example=r"SET PASSWORD FOR 'root'@'localhost' = '[A-Za-z0-9]{14}'",
+        judge="assigned-value",
+    ),
+    # Terraform: a variable named as a secret and its default, after up to
+    # four other arguments (type, description, sensitive).
+    SecretRule(
+        "credential-assignment",
+        token_start("variable")
+        + r"[ \t]++\"[A-Za-z0-9_-]{0,40}?(?P<key>"
+        + _CREDENTIAL_KEY_STEM
+        + r"[A-Za-z0-9_-]{0,40}+)\"[ \t]*+\{(?:[ \t]*+(?:#|//)[^\n\x00]{0,128}+)?+"
+        r"(?:\s{1,16}+(?!default)[A-Za-z_]{1,16}+[ \t]*+=[ \t]*+[^\n\x00]{0,128}+){0,4}+\s{1,16}+default[ \t]*+=[ \t]*+"
+        + VALUE,
+        "Terraform language docs (input variables)",
+        keywords=("variable",),
+        example=r"variable \"(?:admin_password|api_token)\" \{\n  default = \"[A-Za-z0-9]{14}\"\n\}",
+        judge="assigned-value",
+    ),
     # A credential passed by position to a call whose name says it takes
     # one (server.login(user, "…"), HTTPBasicAuth('u', '…'), Client(sid,
     # '…'), mysqli_connect(host, user, '…', db)): the first quoted literal
@@ -4069,6 +4141,17 @@ JOINED_WORDS_PATTERN = (
     r"(?:(?P=sep)[0-9]{1,4})?"
 )
 MAX_JOINED_WORDS_CHARS = 120
+# An app password as Google shows it (Gmail, Workspace): 16 lower-case
+# letters in four groups of four, a shape of its own; or the same letters
+# joined, which must also read as random: few vowels (y counted: three or
+# four on average) or a group of four with none, where words run together
+# hold more (mysecretpassword, whateveryouwant).  Either way with more
+# distinct letters than a word said again (passwordpassword).
+LETTER_GROUPS_PATTERN = r"[a-z]{16}|[a-z]{4}(?: [a-z]{4}){3}"
+APP_PASSWORD_MAX_VOWELS = 4
+APP_PASSWORD_MIN_LETTERS = 9
+APP_PASSWORD_VOWELS = frozenset("aeiouy")
+
 # Words no passphrase holds: a key's, what is said about one, a host's
 # last label, a placeholder's.
 NOT_PASSPHRASE_WORDS = frozenset(
@@ -4383,6 +4466,7 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "regex_class": (REGEX_CLASS_PATTERN, True, False),
     "spaceless_script": (SPACELESS_SCRIPT_PATTERN, False, False),
     "passphrase": (JOINED_WORDS_PATTERN, True, False),
+    "app_password": (LETTER_GROUPS_PATTERN, True, False),
 }
 
 
@@ -5145,10 +5229,27 @@ def a_passphrase(value: str, password: bool) -> bool:
     return not _is_placeholder(scanner, value)
 
 
+def an_app_password(value: str, password: bool) -> bool:
+    """An app password after a key that names a password (SMTP_PASSWORD=,
+    EMAIL_HOST_PASSWORD =, login(user, "…")): not a placeholder (its groups
+    read joined by "-": "your pass goes here"), a run or a word said again."""
+    scanner = _secret_scanner()
+    if not password or scanner.app_password.fullmatch(value) is None:
+        return False
+    letters = value.replace(" ", "")
+    if len(set(letters)) < APP_PASSWORD_MIN_LETTERS or _mostly_runs(letters):
+        return False
+    if _is_placeholder(scanner, value.replace(" ", "-")):
+        return False
+    vowels = sum(letter in APP_PASSWORD_VOWELS for letter in letters)
+    groups = (letters[at : at + 4] for at in range(0, len(letters), 4))
+    return " " in value or vowels <= APP_PASSWORD_MAX_VOWELS or any(map(APP_PASSWORD_VOWELS.isdisjoint, groups))
+
+
 # Shapes that make a value after its key a credential whatever
 # VALUE_JUDGEMENTS would say; each is given the value and whether the key
 # names a password.
-VALUE_SHAPES: tuple[Callable[[str, bool], bool], ...] = (a_passphrase,)
+VALUE_SHAPES: tuple[Callable[[str, bool], bool], ...] = (a_passphrase, an_app_password)
 
 
 def short_or_spaced(value: str, _password: bool) -> str | None:
@@ -5161,7 +5262,10 @@ def short_or_spaced(value: str, _password: bool) -> str | None:
 
 
 def a_word(value: str, _password: bool) -> str | None:
-    """A word in any script, of one case or Capitalized: "stocké", "Пароль"."""
+    """A word in any script, of one case or Capitalized: "stocké", "Пароль";
+    also joined to another by an apostrophe, as prose reads on after a key
+    ("sull'etichetta", "Django's")."""
+    value = value.replace("'", "") if value[:1] != "'" and value[-1:] != "'" else value
     if value.isalpha() and (value.islower() or value.isupper() or value[1:].islower()):
         return "word"
     return None

@@ -42,7 +42,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from secret_samples import ALNUM, DIGITS, HEX, UPPER, mixed, rand
+from secret_samples import ALNUM, DIGITS, HEX, LOWER, UPPER, mixed, rand
 
 REFUSE = "refuse"
 PASS = "pass"
@@ -935,6 +935,16 @@ SECRET[5] = [
     ("pl", 'wywołuję `session.login("{user}", "{pw}")` i dostaję 401'),
     ("en", "r = requests.post(url, auth=HTTPDigestAuth('{user}', '{pw}'))"),
     ("en", "imap = imaplib.IMAP4_SSL('{host}')\nimap.login('{user}@example.org', '{pw}')"),
+    # ldap3's tutorial (Connection(server, user, password, auto_bind=True)),
+    # the MinIO Python SDK quickstart, simple_salesforce's README.
+    ("en", "conn = Connection(server, 'cn=admin,dc=example,dc=org', '{pw}', auto_bind=True)\nwhy invalidCredentials?"),
+    ("en", 'client = Minio("{host}:9000", "{user}", "{pw}", secure=False)'),
+    ("en", "sf = Salesforce('{user}@example.org', '{pw}', '{tok}')  # works in sandbox only"),
+    # PowerShell's help for ConvertTo-SecureString and Get-Credential.
+    ("en", "$cred = New-Object PSCredential \"{user}\", (ConvertTo-SecureString '{pw}' -AsPlainText -Force)"),
+    ("de", 'warum klappt `ConvertTo-SecureString -String "{pw}" -AsPlainText -Force` im Task nicht?'),
+    # Google's app password page shows it in four groups of four letters.
+    ("en", 'gmail keeps saying 535:\nserver.login("{user}@gmail.com", "{app_pw}")'),
 ]
 CLEAN[5] = [
     ("en", "```python\nserver = smtplib.SMTP_SSL('smtp.gmail.com', 465)\nserver.login(user, password)\n```"),
@@ -975,6 +985,12 @@ CLEAN[5] = [
     ("en", "r = requests.post(url, auth=HTTPDigestAuth('{user}', '********'))"),
     ("en", "client.connect('{host}', 8883, 60)"),
     ("en", "db = redis.Redis('{host}', 6379, 0, 'redis-password-from-vault')"),
+    ("en", "conn = Connection(server, 'cn=admin,dc=example,dc=org', bind_pw, auto_bind=True)\nwhy invalidCredentials?"),
+    ("en", 'client = Minio("{host}:9000", access_key, secret_key, secure=False)'),
+    ("en", "sf = Salesforce(username=user, password=pw, security_token=tok)  # works in sandbox only"),
+    ("en", '$cred = New-Object PSCredential "{user}", (ConvertTo-SecureString $env:SVC_PW -AsPlainText -Force)'),
+    ("de", "warum klappt `ConvertTo-SecureString -String $plain -AsPlainText -Force` im Task nicht?"),
+    ("en", 'gmail keeps saying 535:\nserver.login("{user}@gmail.com", app_password)'),
 ]
 
 NETSH_DUMP = (
@@ -1120,6 +1136,15 @@ SECRET[7] = [
     ("it", "la chiave API è {hex32}"),
     ("en", "<hudson.util.Secret>{jenkins}</hudson.util.Secret>"),
     ("en", "MANDRILL_KEY: {HEX32}"),
+    # Configuration pasted from a cluster, a database console, Terraform
+    # and a Cisco switch (the IOS configuration guides' forms).
+    ("en", 'env:\n  - name: SMTP_PASS  # prod\n    value: "{pw}"\n  - name: SMTP_HOST\n    value: {host}'),
+    ("en", "kind: Secret\nmetadata:\n  name: db-creds\ntype: Opaque\nstringData:\n  password: {pw}"),
+    ("en", "mysql> SET PASSWORD FOR 'root'@'localhost' = '{pw}';  -- temp"),
+    ("en", 'variable "admin_password" {{\n  type    = string\n  default = "{pw}"\n}}'),
+    ("en", "enable password {router_pw}"),
+    ("en", "username {user} privilege 15 password 0 {tok}"),
+    ("en", "snmp-server community {tok} RW"),
 ]
 CLEAN[7] = [
     ("en", "MD5 checksum={hex32}"),
@@ -1174,6 +1199,13 @@ CLEAN[7] = [
     ("en", "<hudson.util.Secret>${{JENKINS_SECRET}}</hudson.util.Secret>"),
     ("en", "PUBLIC_KEY={hex64}"),
     ("en", "CACHE_KEY={hex32}"),
+    ("en", "- name: SMTP_PASS  # from the vault\n  valueFrom:\n    secretKeyRef:\n      name: smtp"),
+    ("en", "kind: Secret\nmetadata:\n  name: db-creds\ntype: Opaque\nstringData:\n  password: ${{DB_PASSWORD}}"),
+    ("en", "mysql> SET PASSWORD FOR 'root'@'localhost' = @new_pw;  -- from the script"),
+    ("en", 'variable "admin_password" {{\n  type      = string\n  sensitive = true\n}}'),
+    ("en", "enable password is the old one, should I switch to enable secret 9?"),
+    ("en", "username {user} privilege 15 secret 9 is what the guide says, right?"),
+    ("en", "snmp-server community public RO"),
 ]
 
 SECRET[8] = [
@@ -1214,6 +1246,8 @@ SECRET[8] = [
     ("ko", "DB_PASSWORD는 {pw}입니다"),
     ("en", "the scanner pattern is `sk-[A-Za-z0-9]{{48}}` and my key is OPENAI_API_KEY={tok}"),
     ("ja", "トークンはGITLAB_TOKENの値：{tok}です"),
+    ("en", 'EMAIL_HOST_PASSWORD = "{app_pw}"  # the gmail app password'),
+    ("ja", 'GmailのアプリパスワードをSMTP_PASSWORD="{app_pw}"に入れました'),
 ]
 CLEAN[8] = [
     ("en", "GitHub tokens match `ghp_[A-Za-z0-9]{{36}}`; ours are fine-grained now"),
@@ -1266,6 +1300,8 @@ CLEAN[8] = [
     ("en", 'secret_regex: "[A-Fa-f0-9]{{64}}"'),
     ("ja", "トークンはGITLAB_TOKENの値を使います"),
     ("en", "api_key_pattern = '^[a-z0-9]{{32}}$'"),
+    ("en", 'EMAIL_HOST_PASSWORD = os.environ["GMAIL_APP_PASSWORD"]  # 16 letters in four groups'),
+    ("ja", "SMTP_PASSWORDにはGmailのアプリパスワード（16文字、スペースなし）を入れます"),
 ]
 
 # Vendor prefixes, split so that no scanner reads one in this file.
@@ -1279,6 +1315,9 @@ PREFIXED = {
 }
 VALUES.update(PREFIXED)
 SECRET_SLOTS = SECRET_SLOTS | frozenset(PREFIXED)
+# Google's app password, as its page shows it: four groups of four letters.
+VALUES["app_pw"] = lambda rng: " ".join(rand(LOWER, 4, rng) for _ in range(4))
+SECRET_SLOTS = SECRET_SLOTS | {"app_pw"}
 
 
 @dataclass(frozen=True)

@@ -1535,6 +1535,40 @@ class TestAssignmentForms(unittest.TestCase):
             "Kubernetes data": (f"apiVersion: v1\nkind: Secret\ndata:\n  config.json: {encoded}\n", k8s),
             "Kubernetes stringData": (f"kind: Secret\ntype: Opaque\nstringData:\n  tls.key: {token}\n", k8s),
             "Kubernetes, data first": (f"data:\n  settings.ini: {encoded}\n---\nkind: Secret\n", k8s),
+            "Kubernetes, after metadata": (
+                f"kind: Secret\nmetadata:\n  name: db-creds\nstringData:\n  password: {human}\n",
+                k8s,
+            ),
+            "Kubernetes env, a comment after the name": (
+                f'env:\n  - name: SMTP_PASS  # prod\n    value: "{human}"\n',
+                assignment,
+            ),
+            "PowerShell SecureString": (f"ConvertTo-SecureString '{human}' -AsPlainText -Force", flag),
+            "PowerShell -String": (f'$s = ConvertTo-SecureString -String "{pw}" -AsPlainText -Force', flag),
+            "PSCredential": (
+                f'New-Object PSCredential "ops", (ConvertTo-SecureString "{human}" -AsPlainText -Force)',
+                flag,
+            ),
+            "ldap3 Connection": (
+                f"conn = Connection(server, 'cn=admin,dc=example,dc=org', '{human}', auto_bind=True)",
+                assignment,
+            ),
+            "Minio": (f'Minio("s3.local:9000", "minioadmin", "{pw}")', assignment),
+            "Salesforce": (f"sf = Salesforce('ops@example.org', '{pw}', '{token}')", assignment),
+            "MySQL SET PASSWORD": (f"SET PASSWORD FOR 'root'@'localhost' = '{human}';", assignment),
+            "MySQL SET PASSWORD = PASSWORD()": (f"SET PASSWORD = PASSWORD('{human}');", assignment),
+            "IDENTIFIED WITH a plugin BY": (
+                f"ALTER USER 'app'@'%' IDENTIFIED WITH mysql_native_password BY '{human}';",
+                assignment,
+            ),
+            "Terraform variable default": (
+                f'variable "admin_password" {{\n  type = string\n  default = "{pw}"\n}}',
+                assignment,
+            ),
+            "Cisco enable password": (f"enable password {human}", assignment),
+            "Cisco username password 0": (f"username admin privilege 15 password 0 {human}", assignment),
+            "Cisco SNMP community": (f"snmp-server community {human} RW", assignment),
+            "a quote inside a bare value": (f"password={human[:4]}'{human[4:]}", assignment),
         }
 
     def test_every_form_is_refused(self) -> None:
@@ -1594,6 +1628,31 @@ class TestAssignmentForms(unittest.TestCase):
     def test_kubernetes_data_outside_a_secret_passes(self) -> None:
         encoded = base64.b64encode(b"log_level=debug").decode()
         self.assertIsNone(cp.find_secret(f"kind: ConfigMap\nbinaryData:\n  x: 1\ndata:\n  app.ini: {encoded}\n"))
+
+    def test_a_secret_s_metadata_is_no_data_and_a_reference_is_no_value(self) -> None:
+        """metadata: ends in "data:" but names the Secret: its name is no
+        value; a variable or an empty value under stringData: passes."""
+        for value in ("${DB_PASSWORD}", '""', "{{ .Values.dbPassword }}"):
+            text = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-creds\ntype: Opaque\nstringData:\n"
+            with self.subTest(value=value):
+                self.assertIsNone(cp.find_secret(text + f"  password: {value}\n"))
+
+    def test_the_new_forms_pass_with_a_reference_or_a_placeholder(self) -> None:
+        for text in (
+            "$s = ConvertTo-SecureString $env:SVC_PW -AsPlainText -Force",
+            "$s = Read-Host -AsSecureString; ConvertTo-SecureString -String $plain -AsPlainText -Force",
+            "SET PASSWORD FOR 'root'@'localhost' = @new_pw;",
+            'variable "admin_password" {\n  type      = string\n  sensitive = true\n}',
+            'variable "region" {\n  default = "eu-west-1"\n}',
+            "snmp-server community public RO",
+            "enable secret 9 $9$abc",
+            "- name: SMTP_PASS  # from the vault\n  valueFrom:\n    secretKeyRef:\n      name: smtp",
+            "conn = Connection(server, 'cn=admin,dc=example,dc=org', bind_pw, auto_bind=True)",
+            "requests.post(url, headers={'Authorization': f'Bearer {token}'})",
+            "Secret key: Django's SECRET_KEY comes from the environment",
+        ):
+            with self.subTest(text=text[:40]):
+                self.assertIsNone(cp.find_secret(text))
 
 
 # Prose about credentials that holds none: what summaries of coding
@@ -2213,6 +2272,38 @@ class TestValueJudgements(unittest.TestCase):
         for value in ("db.prod.internal", "spring.datasource.password", "read.only.name-12", "cobalt-orbit-1234567"):
             with self.subTest(value=value):
                 self.assertFalse(cp.a_passphrase(value, True))
+
+    def test_an_app_password_after_a_password_key_is_a_credential(self) -> None:
+        """Sixteen lower-case letters in four groups of four (as Google shows
+        an app password) after a password's key or as a login's password;
+        joined, only when they read as random; never a placeholder, a run,
+        a word said again or words run together."""
+        rng = random.Random(40)
+        spaced = " ".join(rand(LOWER, 4, rng) for _ in range(4))
+        joined = rand("bcdfghjklmnpqrstvwxz", 16, rng)
+        for text in (
+            f'SMTP_PASSWORD="{spaced}"',
+            f"EMAIL_HOST_PASSWORD = '{spaced}'",
+            f'server.login("me@gmail.com", "{spaced}")',
+            f"SMTP_PASSWORD={joined}",
+            f'"password": "{joined}"',
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.judge_text(text)[0][2], "credential-assignment")
+        self.assertFalse(cp.an_app_password(spaced, False))
+        for text in (
+            'SMTP_PASSWORD="xxxx xxxx xxxx xxxx"',
+            'SMTP_PASSWORD="abcd efgh ijkl mnop"',
+            'SMTP_PASSWORD="your pass goes here"',
+            "password=yourpasswordhere",
+            "password=mysecretpassword",
+            "password=passwordpassword",
+            "password=whateveryouwanted",
+            "password=changemechangeme",
+            'the app password is 16 letters, shown as "four groups of four"',
+        ):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.judge_text(text)[0])
 
     def test_random_characters_between_slashes_are_not_a_path(self) -> None:
         rng = random.Random(46)
