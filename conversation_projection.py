@@ -2647,6 +2647,20 @@ _PROSE_OF_PART = (
     _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+(?:'[^\s\x00:=\"'`,;()]{1,40}+)?+){1,4}?"
 )
 _PROSE_FOR = _PROSE_OF_PART + r"(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END
+# "Namely": what puts a value after a comma, as summaries do ("the admin
+# password, namely …", "le mot de passe, à savoir …").
+PROSE_NAMELY_WORDS = (
+    *("namely", "that is"),  # English
+    *("\u00e0 savoir", "c'est-\u00e0-dire"),  # French
+    *("a saber", "es decir"),  # Spanish
+    *("ou seja", "isto \u00e9"),  # Portuguese
+    *("namelijk", "te weten"),  # Dutch
+    *("a mianowicie", "czyli"),  # Polish
+    *("\u0430 \u0438\u043c\u0435\u043d\u043d\u043e", "\u0442\u043e \u0435\u0441\u0442\u044c"),  # Russian
+    *("n\u00e4mlich", "und zwar"),  # German
+    *("cio\u00e8", "ossia"),  # Italian
+)
+_PROSE_NAMELY = r",[ \t]{1,8}+" + _prose_words(PROSE_NAMELY_WORDS) + r"(?=[ \t:])"
 # "that": a word that opens a relative clause between a key and its "is"
 # ("the API key that I pasted yesterday was …", "la clave que me dio el
 # proveedor es …"), which up to ten words may follow.
@@ -2693,7 +2707,7 @@ _SPACES_BEFORE_A_VALUE = r"[ \t]{0,40}+"
 # which the value has, and not "is", which says the words are about the
 # key (token hash is …).
 _WORD_BEFORE_A_VALUE = r"(?!" + _PROSE_IS + r"[ \t:])[^\s\x00\d:=\"'`,;()]{1,24}+"
-# The same words, then "is", ":" or an arrow ("Wachtwoord database: …",
+# The same words, then "is", ":", an arrow or ", namely" ("Wachtwoord database: …",
 # "mot de passe postgres est …", "contraseña wifi casa → …"): whether the
 # words say whose password it is or what the value is about (password
 # manager: 1Password) only the value tells, judged as one set off by a
@@ -2704,7 +2718,9 @@ _WORDS_THEN_SIGN = (
     + _WORD_BEFORE_A_VALUE
     + r"){0,2}?[ \t]{0,8}+(?:[:\uff1a\u2192\u2014]|->|"
     + _PROSE_IS
-    + r"(?=[ \t]))[ \t]{0,8}+(?![0-9A-Fa-f]{16,256}+(?![^\s\x00,;.]))"
+    + r"(?=[ \t])|"
+    + _PROSE_NAMELY
+    + r")[ \t]{0,8}+(?![0-9A-Fa-f]{16,256}+(?![^\s\x00,;.]))"
 )
 # What may stand between a key and a value that must stand alone: an "of"
 # word and up to two words, or an opening bracket; or words and a sign.
@@ -2762,7 +2778,7 @@ _ASSIGNMENT = (
     + _XML_ATTRIBUTE
     + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
-    r"(?=[,(\u2014\u2013])(?:" + _ASIDE + _PROSE_FOR_END + r"|" + _BETWEEN_COMMAS + r")|"
+    r"(?=[,(\u2014\u2013])(?:" + _PROSE_NAMELY + r"|" + _ASIDE + _PROSE_FOR_END + r"|" + _BETWEEN_COMMAS + r")|"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
     r"|:[ \t]{0,8}+" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"

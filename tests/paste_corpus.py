@@ -678,6 +678,12 @@ SECRET[2] = [
     ("ru", "{pw_word} администратора роутера теперь {pw} помогите"),
     ("zh", "新{pw_word}设置为{pw}了"),
     ("ko", "{pw_word}를 {pw}로 바꿨는데 로그인이 안 돼요"),
+    # A summary's "namely" after a comma.
+    ("en", "The assistant explained how to rotate the NAS admin password, namely {pw}, after Tom pasted it."),
+    ("pl", "Asystent wyjaśnił, jak zmienić {pw_word} administratora NAS, a mianowicie {pw}, po wklejeniu."),
+    ("fr", "le {pw_word}, à savoir {pw}, ne marche plus"),
+    ("ru", "{pw_word}, а именно {pw}, не подходит"),
+    ("es", "la {pw_word} del router, es decir {pw}, no funciona"),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -727,6 +733,10 @@ CLEAN[2] = [
     ("ru", "{pw_word} администратора роутера теперь другой"),
     ("ko", "{pw_word}를 잊어버렸어요"),
     ("en", "the token hash is {{sha256 of the token}}, not the token"),
+    ("en", "The assistant explained how to rotate the NAS admin password, namely the one in the vault."),
+    ("fr", "le {pw_word}, à savoir celui du coffre, a expiré"),
+    ("ru", "{pw_word}, а именно тот, что в сейфе, устарел"),
+    ("es", "la {pw_word} del router, es decir la de fábrica, no funciona"),
 ]
 
 SECRET[3] = [
