@@ -2704,9 +2704,10 @@ _WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]
 _SPACES_BEFORE_A_VALUE = r"[ \t]{0,40}+"
 # A word that tells what a key is for, between it and a value set off by
 # a space alone ("пароль от вайфая …", "mot de passe wifi …"): no digit,
-# which the value has, and not "is", which says the words are about the
-# key (token hash is …).
-_WORD_BEFORE_A_VALUE = r"(?!" + _PROSE_IS + r"[ \t:])[^\s\x00\d:=\"'`,;()]{1,24}+"
+# which the value has.  A hex value after such words is a digest of the key
+# (token hash is …, password hash: …).
+_WORD_BEFORE_A_VALUE = r"[^\s\x00\d:=\"'`,;()]{1,24}+"
+_NO_DIGEST = r"(?![0-9A-Fa-f]{16,256}+(?![^\s\x00,;.]))"
 # The same words, then "is", ":", an arrow or ", namely" ("Wachtwoord database: …",
 # "mot de passe postgres est …", "contraseña wifi casa → …"): whether the
 # words say whose password it is or what the value is about (password
@@ -2720,16 +2721,25 @@ _WORDS_THEN_SIGN = (
     + _PROSE_IS
     + r"(?=[ \t])|"
     + _PROSE_NAMELY
-    + r")[ \t]{0,8}+(?![0-9A-Fa-f]{16,256}+(?![^\s\x00,;.]))"
+    + r")[ \t]{0,8}+"
+    + _NO_DIGEST
 )
 # What may stand between a key and a value that must stand alone: an "of"
-# word and up to two words, or an opening bracket; or words and a sign.
+# word and up to two words, or an opening bracket; or words and a sign.  No
+# word is read after a key that ends a sentence ("set password. sg.. …"):
+# those start the next one.
+_AFTER_NO_SENTENCE_END = r"(?<![.!?][ \t])"
 _SPACED = (
-    "(?:"
+    r"(?:"
+    + _AFTER_NO_SENTENCE_END
+    + "(?:"
     + _prose_words(PROSE_OF_WORDS)
     + r"[ \t]{1,8}+)?(?:"
     + _WORD_BEFORE_A_VALUE
-    + r"[ \t]{1,8}+){0,2}\(?+|"
+    + r"[ \t]{1,8}+){0,2}"
+    + _NO_DIGEST
+    + r")?\(?+|"
+    + _AFTER_NO_SENTENCE_END
     + _WORDS_THEN_SIGN
 )
 # The type in a declaration between a key and "=": Go's `var key string =`,
@@ -2767,7 +2777,9 @@ _XML_ATTRIBUTE = (
 # - a space alone (none after a key in a script written without spaces:
 #   密码Xk9…), maybe an "of" word and a word or two, maybe an opening
 #   bracket, before a value with a digit (Password xu6lMy%gITy4, passwd
-#   TxDpE7Wb…, Password (…), пароль от вайфая …): the judge holds such a
+#   TxDpE7Wb…, Password (…), пароль от вайфая …; a digit within 64
+#   characters, looked for first, so that key words in prose with no
+#   digit try none of these forms): the judge holds such a
 #   value to more (a_value_standing_alone);
 # then an optional HTTP auth scheme.  The common prefix is read once and the
 # next character picks the form (the forms that start with a symbol are
@@ -2802,7 +2814,7 @@ _ASSIGNMENT = (
     r"|" + _PROSE_IS + _PROSE_IS_NOW + _PROSE_IS_CHANGED + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
-    r"|(?P<spaced>" + _SPACED + ")"
+    r"|(?=[^\d\n\x00]{0,64}+\d)(?P<spaced>" + _SPACED + ")"
     r"(?=" + _OPENING_QUOTE + r"?+[^\s\x00\d]{0,255}+\d)"
     r")))"
     r":?\*{0,2}+" + _SPACES_BEFORE_A_VALUE + _OPENING_QUOTE + r"?+"
