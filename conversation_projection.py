@@ -2293,7 +2293,6 @@ KEY_NOUNS = (
     "\ud0a4",  # Korean
     "\u306e\u30ad\u30fc",  # Japanese: key after the particle "of" (Wi-Fi\u306e\u30ad\u30fc)
     *("code", "c\u00f3digo", "\u043a\u043e\u0434"),  # code: an access code (French, German, Spanish, Russian)
-    *("codes", "c\u00f3digos", "kod"),  # recovery codes (English, Spanish, Portuguese; Polish)
     # Token (Russian, Korean, Japanese): alone, as often a language model's.
     *("\u0442\u043e\u043a\u0435\u043d", "\ud1a0\ud070", "\u30c8\u30fc\u30af\u30f3"),
 )
@@ -2344,17 +2343,6 @@ KEY_NOUN_QUALIFIERS = (
     # after a code or a token: code d'acc\u00e8s, Zugangscode, access token.
     *("acc\u00e8s", "acceso", "zugangs", "\u0434\u043e\u0441\u0442\u0443\u043f\u0430"),
     *("\uc561\uc138\uc2a4", "\u30a2\u30af\u30bb\u30b9"),
-    # Recovery and backup, before or after a code: the codes an account
-    # gives for a lost second factor (Google, Microsoft, GitHub account
-    # pages in each language).
-    *("recovery", "backup", "r\u00e9cup\u00e9ration", "secours", "recuperaci\u00f3n", "recupera\u00e7\u00e3o"),
-    *(
-        "wiederherstellungs",
-        "herstel",
-        "odzyskiwania",
-        "zapasowy",
-        "\u0432\u043e\u0441\u0441\u0442\u0430\u043d\u043e\u0432\u043b\u0435\u043d\u0438\u044f",
-    ),
 )
 
 

@@ -296,15 +296,6 @@ def all_symbols_password(rng: random.Random) -> str:
     return "".join(body)
 
 
-def recovery_code(rng: random.Random) -> str:
-    """An account's recovery code: groups of upper-case letters and digits
-    joined by dashes (Microsoft's and Google's), or GitHub's two groups of
-    five lower-case hex digits."""
-    if rng.random() < 0.3:
-        return mixed(HEX, 5, rng) + "-" + mixed(HEX, 5, rng)
-    return "-".join(mixed(UPPER + DIGITS, 4, rng) for _ in range(rng.choice((3, 4))))
-
-
 def passphrase(rng: random.Random, sep: str, count: int = 3, digit: bool = False, cap: bool = False) -> str:
     """Bitwarden's passphrase (three words joined by "-" by default, with
     options to capitalize and to add a number) and 1Password's memorable
@@ -354,7 +345,6 @@ VALUES = {
     "pwamp": amp_password,
     "pwcut": cut_password,
     "pwall": all_symbols_password,
-    "rcode": recovery_code,
     "phrase": lambda rng: passphrase(rng, "-"),
     "phrase_dot": lambda rng: passphrase(rng, "."),
     "phrase_us": lambda rng: passphrase(rng, "_"),
@@ -500,15 +490,6 @@ SECRET[1] = [
     ("ja", "ユーザーはWi-Fiの{pw_word}{pw}を共有しました。"),
     ("fr", "La clé API de l'utilisateur est {tok}."),
     ("ja", "{pw_word}は「{pwall}」です。なぜ弾かれるのでしょうか"),
-    # An account's recovery codes, named in the language of its settings page.
-    ("en", "Tom confirmed the account recovery code was {rcode} and asked if that was strong enough."),
-    ("fr", "mon code de récupération : {rcode}"),
-    ("es", "el código de recuperación es {rcode}"),
-    ("de", "Wiederherstellungscode: {rcode}"),
-    ("nl", "herstelcode: {rcode}"),
-    ("pl", "kod odzyskiwania: {rcode}"),
-    ("pt", "código de recuperação: {rcode}"),
-    ("ru", "код восстановления: {rcode}"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -620,12 +601,6 @@ CLEAN[1] = [
     ("ja", "ユーザーはWi-Fiの{pw_word}リセット方法を尋ねました。"),
     ("fr", "La clé API de l'utilisateur est révoquée."),
     ("ja", "{pw_word}は「保管庫にあります」"),
-    ("en", "Tom asked where the account recovery codes are kept; they are printed in the safe."),
-    ("fr", "mon code de récupération : perdu, je fais comment ?"),
-    ("es", "el código de recuperación es de un solo uso"),
-    ("de", "Wiederherstellungscode: im Tresor ausgedruckt"),
-    ("pl", "kod odzyskiwania: wydrukowany, w sejfie"),
-    ("ru", "код восстановления: распечатан и лежит в сейфе"),
     # Japanese and Chinese end a value where their script starts again.
     ("ja", "{pw_word}はadminですか？"),
     ("zh", "{pw_word}是admin吗？"),
