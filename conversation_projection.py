@@ -4338,7 +4338,6 @@ class _SecretScanner:
         return compiled
 
     def __init__(self) -> None:
-
         # Each row is compiled when a text first calls for it: most texts
         # call for a handful, and compiling the key words of every language
         # costs more than judging a whole selection of prose.
@@ -6862,8 +6861,6 @@ class Signals:
     temporaries before it answers ``interrupted``.  A second signal during
     that clean-up only sets the flag again: it cannot cut the clean-up short."""
 
-    NAMES = INTERRUPTING_SIGNALS
-
     def __init__(self) -> None:
         self.received = False
         self.previous: dict[int, Any] = {}
@@ -6874,7 +6871,7 @@ class Signals:
     def _numbers(self) -> list[int]:
         import signal
 
-        return [getattr(signal, name) for name in self.NAMES if hasattr(signal, name)]
+        return [getattr(signal, name) for name in INTERRUPTING_SIGNALS if hasattr(signal, name)]
 
     def install(self) -> None:
         """Handle each signal, except one the caller chose to ignore (nohup,

@@ -214,17 +214,22 @@ def run_released(args: Sequence[str], python: str = sys.executable, env: dict[st
     return Result(completed)
 
 
+def _pyenv_executables(version: str, name: str) -> list[str]:
+    """pyenv's interpreters whose version matches the glob ``version``."""
+    import glob
+
+    root = os.environ.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
+    return sorted(glob.glob(os.path.join(root, "versions", version, "bin", name)))
+
+
 def released_pythons() -> dict[int, str]:
     """The CPythons 3.11 to 3.13 (the ones adapter 0.1.0 supported) on the
     machine, by minor version: this one, then pyenv's."""
-    import glob
-
     found: dict[int, str] = {}
     if sys.implementation.name == "cpython" and (3, 11) <= sys.version_info[:2] <= (3, 13):
         found[sys.version_info[1]] = sys.executable
-    root = os.environ.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
     for minor in (11, 12, 13):
-        for candidate in sorted(glob.glob(os.path.join(root, "versions", f"3.{minor}.*", "bin", "python"))):
+        for candidate in _pyenv_executables(f"3.{minor}.*", "python"):
             if minor not in found and os.access(candidate, os.X_OK):
                 found[minor] = candidate
     return found
@@ -234,14 +239,12 @@ def every_cpython() -> dict[str, str]:
     """Every CPython 3.11+ on the machine, one executable per exact version
     (3.11.2 and 3.11.7 both count: a patch release can fix the regular
     expression engine): this one, those on PATH and in /usr/bin, pyenv's."""
-    import glob
     import shutil
 
     candidates = [sys.executable]
     for minor in range(11, 20):
         candidates += [shutil.which(f"python3.{minor}") or "", f"/usr/bin/python3.{minor}"]
-    root = os.environ.get("PYENV_ROOT") or os.path.join(os.path.expanduser("~"), ".pyenv")
-    candidates += sorted(glob.glob(os.path.join(root, "versions", "3.*", "bin", "python3")))
+    candidates += _pyenv_executables("3.*", "python3")
     found: dict[str, str] = {}
     for candidate in candidates:
         if not candidate or not os.access(candidate, os.X_OK):
