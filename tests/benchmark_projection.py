@@ -599,6 +599,11 @@ def _selection_shapes() -> dict[str, bytes]:
                 # part, and after "is" before "to".
                 ("a key word, a word after it and an of word", "contrase\u00f1a nueva del a b c d ", distinct_text),
                 ("a key word, is, a participle and a to word", "wachtwoord is gewijzigd naar ", distinct_text),
+                # Words between a key and a value set off by a space, or
+                # before a sign; parts joined by the symbols that end values.
+                ("a key word, an of word and words before a digit", "пароль от a b 1 ", distinct_text),
+                ("a key word, words and a sign", "password a b: ", distinct_text),
+                ("a key word and parts joined by symbols", "password=&a(b[c{d<e;f ", distinct_text),
             )
         },
         "a key and a space before a long word": json.dumps(
