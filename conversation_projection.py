@@ -3794,10 +3794,16 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # "WLAN-Netzwerkschl\u00fcssel: \u2026", "API \u5bc6\u94a5\uff1a\u2026"): its value judged as a password's.
     SecretRule(
         "credential-assignment",
-        _KEY_NOUN
+        _first_letters(KEY_NOUNS + KEY_NOUN_QUALIFIERS)
+        + "(?:"
+        + _KEY_NOUN
         + r"(?:[ \t]{1,8}+(?:(?:d'|de[ \t]{1,8}+|da[ \t]{1,8}+|do[ \t]{1,8}+|del[ \t]{1,8}+|di[ \t]{1,8}+))?+|-)"
         + _KEY_NOUN_QUALIFIER
-        + r"(?![\w-])(?P<password>)(?:"
+        + "|"
+        + _KEY_NOUN_QUALIFIER
+        + r"[A-Za-z\u00e4\u00f6\u00fc\u00df-]{0,12}?[ \t]?+"
+        + _KEY_NOUN
+        + r")(?![\w-])(?P<password>)(?:"
         + _NATIVE_IS
         + _NOT_NAMED_IN_CJK
         + r"|"
@@ -3806,23 +3812,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + VALUE,
         "localized consoles and router pages (see KEY_NOUNS)",
         keywords=KEY_NOUNS,
-        example="(?:Cl\u00e9 WPA|klucz API) ?: [A-Za-z0-9]{16}",
-        judge="assigned-value",
-    ),
-    SecretRule(
-        "credential-assignment",
-        _KEY_NOUN_QUALIFIER
-        + r"[A-Za-z\u00e4\u00f6\u00fc\u00df-]{0,12}?[ \t]?+"
-        + _KEY_NOUN
-        + r"(?![\w-])(?P<password>)(?:"
-        + _NATIVE_IS
-        + _NOT_NAMED_IN_CJK
-        + r"|"
-        + _ASSIGNMENT
-        + r")"
-        + VALUE,
-        keywords=KEY_NOUNS,
-        example="(?:API-sleutel|WPA-Schl\u00fcssel) ?: [A-Za-z0-9]{16}",
+        example="(?:Cl\u00e9 WPA|klucz API|API-sleutel|WPA-Schl\u00fcssel) ?: [A-Za-z0-9]{16}",
         judge="assigned-value",
     ),
     # Dockerfile: ENV KEY value (the form without "=").
