@@ -4545,15 +4545,16 @@ class _SecretScanner:
         # in every text, and the rows each keyword calls for (those beyond
         # ASCII, which plain ASCII cannot hold, apart).
         self.always: dict[bool, list[int]] = {False: [], True: []}
-        called: dict[bool, dict[str, list[int]]] = {False: {}, True: {}}
+        called: dict[str, dict[str, list[int]]] = {"plain": {}, "token": {}, "beyond-ascii": {}}
         for index, rule in enumerate(SECRET_RULES):
             if rule.labels:
                 continue
             for word in rule.keywords:
-                called[rule.token_run].setdefault(word, []).append(index)
+                kind = "beyond-ascii" if not word.isascii() else "token" if rule.token_run else "plain"
+                called[kind].setdefault(word, []).append(index)
             if not rule.keywords:
                 self.always[rule.token_run].append(index)
-        self.keywords = _Keywords(called)
+        self.keywords = {kind: _Keywords(rows) for kind, rows in called.items()}
         # The prefix of each token shape, which a placeholder check skips.
         self.prefix_chars = [_literal_prefix_chars(rule.pattern) for rule in SECRET_RULES]
         # Shapes that are secrets when their label holds one of the words.
@@ -4579,69 +4580,23 @@ class _SecretScanner:
 
 
 class _Keywords:
-    """The keywords of the table and the rows each calls for, rows of token
-    shapes apart.  A text is searched once for all of them, with a pattern
-    that spells the keywords as a tree of their shared beginnings: a text
-    of key words is read once, not once per keyword."""
+    """Keywords and the rows each calls for.  A keyword that holds another
+    ("password=" holds "pass") is looked for only in a text that holds the
+    other, which halves the searches of a text that holds neither."""
 
-    def __init__(self, called: dict[bool, dict[str, list[int]]]) -> None:
-        import re
-
+    def __init__(self, called: dict[str, list[int]]) -> None:
         self.called = called
-        self.words = {word for rows in called.values() for word in rows}
-        self.finder = re.compile(word_tree(sorted(self.words)))
-        # The words that start with each beginning of a word, longer than it.
-        self.continuing: dict[str, list[str]] = {}
-        for word in self.words:
-            for end in range(1, len(word)):
-                self.continuing.setdefault(word[:end], []).append(word)
-        # What a word found brings with it, worked out when first found: the
-        # words it holds, itself included, and those that may overlap it.
-        self.implied: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self.roots: list[str] = []
+        self.inside: dict[str, list[str]] = {word: [] for word in called}
+        for word in sorted(called, key=len):
+            held = next((other for other in self.inside if other != word and other in word), None)
+            (self.roots if held is None else self.inside[held]).append(word)
 
-    def found(self, lowered: str) -> set[str]:
-        """The keywords the lower-cased text holds.  The search finds the
-        longest keyword at each place and goes on after it, so a keyword
-        inside it is added with it ("pass" with "password="), and one that
-        starts inside it and ends beyond it ("key" and "eyj") is looked for
-        on its own."""
-        found: set[str] = set()
-        maybe: set[str] = set()
-        for word in set(self.finder.findall(lowered)):
-            implied = self.implied.get(word) or self._implied(word)
-            found |= implied[0]
-            maybe |= implied[1]
-        maybe -= found
-        found.update(word for word in maybe if word in lowered)
-        return found
-
-    def rows(self, found: set[str], token_run: bool) -> list[int]:
-        """The rows the words call for: of token shapes, or the others."""
-        called = self.called[token_run]
-        return [row for word in found if word in called for row in called[word]]
-
-    def _implied(self, word: str) -> tuple[frozenset[str], frozenset[str]]:
-        parts = {word[start:end] for start in range(len(word)) for end in range(start + 1, len(word) + 1)}
-        overlapping = {other for start in range(1, len(word)) for other in self.continuing.get(word[start:], ())}
-        self.implied[word] = (frozenset(parts & self.words), frozenset(overlapping))
-        return self.implied[word]
-
-
-def word_tree(words: Sequence[str]) -> str:
-    """A pattern for the longest of the words at a place, each character of
-    their shared beginnings spelled once ("pass(?:word)?"): the engine
-    tries one branch per character, not one per word."""
-    import re
-
-    following: dict[str, list[str]] = {}
-    for word in words:
-        if word:
-            following.setdefault(word[0], []).append(word[1:])
-    branches = [re.escape(first) + word_tree(rests) for first, rests in sorted(following.items())]
-    if not branches:
-        return ""
-    tree = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"(?:{tree})?" if "" in words else tree
+    def rows(self, lowered: str) -> list[int]:
+        found = [word for word in self.roots if word in lowered]
+        for word in found:  # grows while it is read
+            found += [inner for inner in self.inside[word] if inner in lowered]
+        return [row for word in found for row in self.called[word]]
 
 
 def _literal_prefix_chars(pattern: str) -> int:
@@ -4743,10 +4698,11 @@ def _rows_to_try(scanner: _SecretScanner, text: str, lowered: str) -> list[int]:
     """The rows, in table order, that the text's keywords call for; rows
     of token shapes only where the text holds a run of MIN_TOKEN_RUN token
     characters, as every match of theirs does."""
-    found = scanner.keywords.found(lowered)
-    rows = scanner.keywords.rows(found, False) + scanner.always[False]
+    rows = scanner.keywords["plain"].rows(lowered) + scanner.always[False]
+    if not text.isascii():
+        rows += scanner.keywords["beyond-ascii"].rows(lowered)
     if _holds_a_token_run(text):
-        rows += scanner.keywords.rows(found, True) + scanner.always[True]
+        rows += scanner.keywords["token"].rows(lowered) + scanner.always[True]
     return sorted(set(rows))
 
 

@@ -2681,27 +2681,6 @@ class TestLinearTime(unittest.TestCase):
         self.assertGreater(compiled_after_password, 0)
         self.assertLess(compiled_after_password, len(cp.SECRET_RULES) // 4)
 
-    def test_one_search_finds_every_keyword_a_text_holds(self) -> None:
-        """The keywords are found by one search that takes the longest at
-        each place; a keyword inside it or starting inside it and ending
-        beyond it ("key" then "eyj") must still call for its rows, as a
-        search for each keyword on its own would."""
-        scanner = cp._secret_scanner()
-        words = sorted(scanner.keywords.words)
-        rng = random.Random(47)
-        glue = ["", "", " ", "=", "_", "x", "ey"]
-        for _ in range(3000):
-            parts = [rng.choice(words) for _ in range(rng.randint(1, 5))]
-            cut = rng.choice(words)
-            lowered = cut[: rng.randint(1, len(cut))] + "".join(part + rng.choice(glue) for part in parts)
-            with self.subTest(text=lowered):
-                self.assertEqual(scanner.keywords.found(lowered), {word for word in words if word in lowered})
-
-    def test_the_tree_of_words_matches_the_longest_word_at_a_place(self) -> None:
-        tree = re.compile(cp.word_tree(["pass", "password", "pwd", "key", "eyj", "a.b"]))
-        self.assertEqual(tree.findall("passwordpwdpassw keyj a.b axb"), ["password", "pwd", "pass", "key", "a.b"])
-        self.assertEqual(cp.word_tree(["pass", "password"]), "pass(?:word)?")
-
     def test_past_the_bound_on_judgements_a_selection_is_too_dense_not_secret(self) -> None:
         """Judgements past MAX_JUDGEMENT_WORK answer selection_limit at
         the text where the bound is passed, or selection_secret for a secret
