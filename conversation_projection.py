@@ -2456,8 +2456,12 @@ _SYMBOL_VALUE = (
     r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
     r"(?:[&>)\]};](?![A-Za-z_][A-Za-z0-9_.-]{0,63}+(?:=|(?![^\s\x00\"'`])))"
     rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
+    rf"|[(\[{{<](?![A-Za-z_ -]{{0,40}}+[\]}}>)](?![^\s\x00\"'`])"
+    rf"|[A-Za-z_$][A-Za-z0-9_$.]{{0,63}}+(?:\(|\[[\"'A-Za-z0-9_]{{1,64}}+\]))"
+    rf"(?=[^\s\x00\"'`0-9]{{0,63}}+[0-9])"
+    rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
     rf"|[^{_BARE_VALUE_END}]{{1,64}}+{_SYMBOL_THEN_PART}{{1,8}}+)"
-    r"(?:(?=&[A-Za-z_][A-Za-z0-9_.-]{0,63}+=)|[&)\]}>]{0,3}+(?=[,;]?+(?![^\s\x00\"'`\u00bb\u300d\u300f])))"
+    r"(?:(?=&[A-Za-z_][A-Za-z0-9_.-]{0,63}+=)|[&)\]}>{<]{0,3}+(?=[,;]?+(?![^\s\x00\"'`\u00bb\u300d\u300f])))"
 )
 _LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
 # Symbols that no command-line flag holds: a value after a space may start
@@ -2610,9 +2614,24 @@ _PROSE_IS_CHANGED = (
 )
 
 
+# "Namely": what puts a value after a comma, as summaries do ("the admin
+# password, namely …", "le mot de passe, à savoir …").
+PROSE_NAMELY_WORDS = (
+    *("namely", "that is"),  # English
+    *("\u00e0 savoir", "c'est-\u00e0-dire"),  # French
+    *("a saber", "es decir"),  # Spanish
+    *("ou seja", "isto \u00e9"),  # Portuguese
+    *("namelijk", "te weten"),  # Dutch
+    *("a mianowicie", "czyli"),  # Polish
+    *("\u0430 \u0438\u043c\u0435\u043d\u043d\u043e", "\u0442\u043e \u0435\u0441\u0442\u044c"),  # Russian
+    *("n\u00e4mlich", "und zwar"),  # German
+    *("cio\u00e8", "ossia"),  # Italian
+)
+_PROSE_NAMELY = r",[ \t]{1,8}+" + _prose_words(PROSE_NAMELY_WORDS) + r"(?=[ \t:])"
 # An "of" word and up to four words (an apostrophe inside one: de
 # l'utilisateur), then "is", ":" or a dash ("the password for the NAS
-# is …", "la password di root è …", "Пароль от базы данных — …").  Two such
+# is …", "la password di root è …", "Пароль от базы данных — …"), or
+# ", namely" ("a senha do banco de dados, ou seja …").  Two such
 # parts (the password of the account of my mother is …) would cost a hostile
 # text of key words and "of" words three times as much.
 # The lookahead of what ends the words turns each word that starts none of
@@ -2634,24 +2653,11 @@ _ASIDE = (
 _PROSE_OF_PART = (
     _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+(?:'[^\s\x00:=\"'`,;()]{1,40}+)?+){1,4}?"
 )
-_PROSE_FOR = _PROSE_OF_PART + r"(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END
-# "Namely": what puts a value after a comma, as summaries do ("the admin
-# password, namely …", "le mot de passe, à savoir …").
-PROSE_NAMELY_WORDS = (
-    *("namely", "that is"),  # English
-    *("\u00e0 savoir", "c'est-\u00e0-dire"),  # French
-    *("a saber", "es decir"),  # Spanish
-    *("ou seja", "isto \u00e9"),  # Portuguese
-    *("namelijk", "te weten"),  # Dutch
-    *("a mianowicie", "czyli"),  # Polish
-    *("\u0430 \u0438\u043c\u0435\u043d\u043d\u043e", "\u0442\u043e \u0435\u0441\u0442\u044c"),  # Russian
-    *("n\u00e4mlich", "und zwar"),  # German
-    *("cio\u00e8", "ossia"),  # Italian
-)
-_PROSE_NAMELY = r",[ \t]{1,8}+" + _prose_words(PROSE_NAMELY_WORDS) + r"(?=[ \t:])"
+_PROSE_FOR = _PROSE_OF_PART + r"(?:" + _PROSE_NAMELY + r"|(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END + ")"
 # "that": a word that opens a relative clause between a key and its "is"
 # ("the API key that I pasted yesterday was …", "la clave que me dio el
-# proveedor es …"), which up to ten words may follow.
+# proveedor es …", "which is …"), which up to ten words may follow; after a
+# comma too ("la clave de API, que es …").
 PROSE_RELATIVE_WORDS = (
     *("that", "which", "who", "i", "we", "you", "they"),  # English
     *("que", "qui"),  # French, Spanish, Portuguese
@@ -2666,7 +2672,7 @@ PROSE_RELATIVE_WORDS = (
     ),  # Russian
 )
 _PROSE_RELATIVE = (
-    _prose_words(PROSE_RELATIVE_WORDS) + r"(?=[ \t])(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,40}+){1,10}?" + _PROSE_FOR_END
+    _prose_words(PROSE_RELATIVE_WORDS) + r"(?=[ \t])(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,40}+){0,10}?" + _PROSE_FOR_END
 )
 # A word of PROSE_AFTER_KEY_WORDS, then ":", an "of" part, "to" or "is".
 _PROSE_AFTER_KEY = (
@@ -2778,7 +2784,16 @@ _ASSIGNMENT = (
     + _XML_ATTRIBUTE
     + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
-    r"(?=[,(\u2014\u2013])(?:" + _PROSE_NAMELY + r"|" + _ASIDE + _PROSE_FOR_END + r"|" + _BETWEEN_COMMAS + r")|"
+    r"(?=[,(\u2014\u2013])(?:"
+    + _PROSE_NAMELY
+    + r"|,[ \t]{1,8}+"
+    + _PROSE_RELATIVE
+    + r"|"
+    + _ASIDE
+    + _PROSE_FOR_END
+    + r"|"
+    + _BETWEEN_COMMAS
+    + r")|"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
     r"|:[ \t]{0,8}+" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
@@ -4201,7 +4216,11 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # as a name (the judge checks; "$uperS3cret!" is not one).
 PLACEHOLDER_PATTERN = (
     r"\$[{(].*|\$[A-Za-z_][A-Za-z0-9_]*(?:->|[\[{.:]).*|%[A-Za-z_][A-Za-z0-9_]*%"  # ${VAR} $(cmd) $var->{x} %VAR%
-    r"|[<{\[].*|&lt;.*|#\{.*|@@?[A-Za-z_][A-Za-z0-9_.-]*@@?"  # <value> {{ x }} [value] #{x} @VAR@ @db.password@ @@VAR@@
+    # <value> {{ x }} [value] <base64 key> #{x} @VAR@ @db.password@ @@VAR@@; not a password
+    # that starts with a bracket and a generator's symbols (<W{tR12WePXg, [&z]ktbB9&V)
+    r"|(?:<[^<>{}\[\]()&;,!?#%^*~+=]+>|\{\{?[^<>{}\[\]()&;,!?#%^*~+=]+\}|\[[^<>{}\[\]()&;,!?#%^*~+=]+\]).*"
+    r"|[<{\[][A-Za-z0-9_.-]*|&lt;.*|#\{.*"
+    r"|@@?[A-Za-z_][A-Za-z0-9_.-]*@@?"
     r"|__[A-Za-z0-9_.-]{1,64}__|raw\([{$<].*"  # __DB_PASSWORD__ (release tokens), RAW({{sftp.password}}) (Camel)
     r"|![A-Za-z]+(?:[-_][A-Za-z]+)*"  # a YAML tag: !vault, !env_var, !vault-encrypted
     r"|\?[A-Za-z][A-Za-z ]*"  # the message of a shell's ${VAR:?message}

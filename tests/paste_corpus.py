@@ -659,6 +659,13 @@ SECRET[2] = [
     ("fr", "le {pw_word}, à savoir {pw}, ne marche plus"),
     ("ru", "{pw_word}, а именно {pw}, не подходит"),
     ("es", "la {pw_word} del router, es decir {pw}, no funciona"),
+    # A relative clause after a comma ("…, which is …"); "namely" after an "of" part.
+    ("en", "The staging API key, which is {tok}, expired yesterday."),
+    ("es", "Se habló de un despliegue fallido; la clave de API, que es {tok}, fue rechazada."),
+    ("fr", "Le mot de passe, qui est {pw}, ne marche plus."),
+    ("en", "the password for the NAS, namely {pw}, was changed"),
+    ("pt", "O assistente explicou como trocar a senha do banco de dados, ou seja {pw}, depois."),
+    ("es", "la contraseña del router de casa, es decir {pw}, no funciona"),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -712,6 +719,12 @@ CLEAN[2] = [
     ("fr", "le {pw_word}, à savoir celui du coffre, a expiré"),
     ("ru", "{pw_word}, а именно тот, что в сейфе, устарел"),
     ("es", "la {pw_word} del router, es decir la de fábrica, no funciona"),
+    ("en", "The staging API key, which is stored in Vault, expired yesterday."),
+    ("es", "La clave de API, que es de solo lectura, caduca en junio."),
+    ("fr", "Le mot de passe, qui est trop court, a été refusé."),
+    ("en", "the password for the NAS, namely the one on the sticker, was changed"),
+    ("pt", "a senha do banco de dados, ou seja a de produção, expirou"),
+    ("es", "la contraseña del router de casa, es decir la de fábrica, no funciona"),
 ]
 
 SECRET[3] = [
@@ -851,6 +864,17 @@ SECRET[4] = [
     ("tr", "{pw_word}: {pwall} yardım"),
     ("pt", "a {pw_word} do Wi-Fi é {pwall}"),
     ("ru", "я сменил {pw_word} на {pwall}"),
+    # A generated password that starts with an opening bracket.
+    ("en", "Password: {pwopen}"),
+    ("en", "the new admin password is {pwopen}"),
+    ("de", "Passwort: {pwopen}"),
+    ("fr", "mot de passe : {pwopen}"),
+    ("es", "la contraseña es {pwopen}"),
+    ("sv", "lösenordet till routern är {pwopen}"),
+    ("zh", "密码：{pwopen}"),
+    ("ru", "пароль: {pwopen}"),
+    ("nl", "wachtwoord: {pwopen}"),
+    ("pl", "hasło: {pwopen}"),
 ]
 CLEAN[4] = [
     ("en", "https://{host}/login?password=&user={user}"),
@@ -904,6 +928,17 @@ CLEAN[4] = [
     ("en", "db password: &db_pw anchor, then *db_pw in each service, does that work?"),
     ("en", "the api key pattern is AIza[0-9A-Za-z\\-_]{{35}} if you want to grep for it"),
     ("en", "auth = HTTPBasicAuth(os.environ['API_USER'], os.environ['API_TOKEN'])"),
+    # A value that starts with a bracket: placeholders, templates and code keep passing.
+    ("en", "password: <your password here>"),
+    ("en", "password: [redacted]"),
+    ("en", "root password: (see the vault)"),
+    ("en", "tls.key: <base64 key>"),
+    ("en", "db_password = (get_secret('db'))"),
+    ("en", "api_token: [a-zA-Z0-9]{{40}}"),
+    ("de", "Passwort: <Ihr Passwort>"),
+    ("fr", "mot de passe : [masqué]"),
+    ("es", "contraseña: (la de siempre)"),
+    ("zh", "密码：<你的密码>"),
 ]
 
 SECRET[5] = [
@@ -1331,6 +1366,10 @@ SECRET_SLOTS = SECRET_SLOTS | frozenset(PREFIXED)
 # Google's app password, as its page shows it: four groups of four letters.
 VALUES["app_pw"] = lambda rng: " ".join(rand(LOWER, 4, rng) for _ in range(4))
 SECRET_SLOTS = SECRET_SLOTS | {"app_pw"}
+# A generator's password that starts with an opening bracket (KeePass draws
+# the first character from every class it is given).
+VALUES["pwopen"] = lambda rng: rng.choice("([{<") + all_symbols_password(rng)
+SECRET_SLOTS = SECRET_SLOTS | {"pwopen"}
 
 
 @dataclass(frozen=True)

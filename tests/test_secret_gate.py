@@ -2064,6 +2064,10 @@ class TestValueJudgements(unittest.TestCase):
             ("!vault-encrypted", "placeholder"),
             ("__DB_PASSWORD__", "placeholder"),
             ("RAW({{sftp.password}})", "placeholder"),
+            ("<your-password>", "placeholder"),
+            ("{{ secrets.DB_PASSWORD }}", "placeholder"),
+            ("[redacted-2024]", "placeholder"),
+            ("<base64", "placeholder"),
         ],
         "a_jose_header": [
             ("eyJhbGciOiJIUzI1NiJ9", "jose-header"),
@@ -2115,6 +2119,15 @@ class TestValueJudgements(unittest.TestCase):
             for value, reason in cases:
                 with self.subTest(judgement=name, value=value):
                     self.assertEqual(judgement(value, False), reason)
+
+    def test_a_generated_password_that_opens_with_a_bracket_is_no_placeholder(self) -> None:
+        """A bracket that closes around a word, or opens a word alone, is a
+        template; one followed by a generator's symbols before it closes,
+        or by brackets of another kind, is the password's first character."""
+        for value in ("<W{tR12WePXg", "[&z]ktbBZz9HoOY3&V", "{KZM]Hb>qt[i>GDg6T*Ye", "<S,B1FFZy}oVrDP{viGO"):
+            with self.subTest(value=value):
+                self.assertIsNone(cp.a_placeholder(value, True))
+                self.assertIsNotNone(cp.find_secret("password: " + value))
 
     def test_a_jose_header_may_name_each_header_parameter_and_no_claim(self) -> None:
         """RFC 7515's and RFC 7516's header parameters, each beside "alg",
