@@ -2971,6 +2971,13 @@ MIN_TOKEN_RUN = 12
 CANDIDATE_WORK = 6
 VALUE_WORK = 14
 MAX_JUDGEMENT_WORK = 300_000
+# And one unit for each row searched over this many characters of a text:
+# a text that calls for most rows (every key word of the table, in many
+# languages) costs each row a pass over it, about 1 ms for 2,000
+# characters, so a selection of such texts reaches the bound after about
+# 180 of them.  The texts of the tests' corpora call for at most 13 rows;
+# the largest builds' prose for none.
+SEARCH_CHARS_PER_WORK = 200
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -4457,7 +4464,8 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
     best: SecretHit | None = None
     candidates = 0
     values_judged = scanner.values_judged
-    for index in _rows_to_try(scanner, text, lowered):
+    rows = _rows_to_try(scanner, text, lowered)
+    for index in rows:
         rule = SECRET_RULES[index]
         searched = blanked if rule.judge in READ_BLANKED else text
         regex = scanner.regex(index)
@@ -4475,7 +4483,8 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
                 best = hit if best is None or hit[:2] < best[:2] else best
                 break
             position = max(resume, match.start() + 1)
-    return best, candidates * CANDIDATE_WORK + (scanner.values_judged - values_judged) * VALUE_WORK
+    search_work = len(rows) * len(text) // SEARCH_CHARS_PER_WORK
+    return best, search_work + candidates * CANDIDATE_WORK + (scanner.values_judged - values_judged) * VALUE_WORK
 
 
 def _holds_a_token_run(text: str) -> bool:

@@ -1220,9 +1220,13 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             # Canonical order puts the ypogegrammeni (class 240) after the
             # grave below (220): NFKC sorts each run of marks by insertion.
             "marks in reverse canonical order": (lambda: "a" + "\u0345" * 1000 + "\u0316" * 999, "checked"),
-            # Every row searched in every text, none matching.
-            "every keyword of the secret gate": (every_keyword, "checked"),
-            "every keyword after a typographic quote": (lambda: "\u201c" + every_keyword() + "\u201d", "checked"),
+            # Every row searched in every text, none matching: past the bound
+            # on the work of judging (each row a pass over each text).
+            "every keyword of the secret gate": (every_keyword, "selection_limit"),
+            "every keyword after a typographic quote": (
+                lambda: "\u201c" + every_keyword() + "\u201d",
+                "selection_limit",
+            ),
         }
         for name, (unit, code) in shapes.items():
             with self.subTest(name):

@@ -2514,8 +2514,10 @@ class TestLinearTime(unittest.TestCase):
         the text where the bound is passed, or selection_secret for a secret
         before it; up to it, every text is judged."""
         rng = random.Random(36)
-        # Keys that name no secret: each a candidate, no value judged.
-        per_text = 180 * cp.CANDIDATE_WORK
+        # Keys that name no secret: each a candidate, no value judged; and
+        # each row the text calls for searched over its 1,980 characters.
+        per_text = cp.secret_hit(crowded_text(rng, 180))[1]
+        self.assertGreater(per_text, 180 * cp.CANDIDATE_WORK)
         crowded = [crowded_text(rng, 180) for _ in range(cp.MAX_JUDGEMENT_WORK // per_text + 1)]
         within = crowded[: cp.MAX_JUDGEMENT_WORK // per_text]
         cp.check_selection(many_branches(within))
@@ -2535,6 +2537,21 @@ class TestLinearTime(unittest.TestCase):
             (error.code, error.at, error.rule, error.secret_fields),
             ("selection_secret", "/branches/0/summaries/0/text", "credential-assignment", 1),
         )
+
+    def test_a_text_that_calls_for_every_row_costs_a_search_of_each(self) -> None:
+        """Each row a text calls for is a pass over it: a unit of work for
+        every SEARCH_CHARS_PER_WORK characters.  A selection of texts that
+        call for every row (every key word of the table) reaches the bound
+        long before its end and answers selection_limit, where judging it
+        all took most of the 1.5 s allowed."""
+        keywords = sorted({word for rule in cp.SECRET_RULES for word in rule.keywords})
+        text = ". ".join(keywords)[: cp.MAX_TEXT_CHARS - 12] + " tokenrun1234"
+        _hit, work = cp.secret_hit(text)
+        self.assertGreater(work, len(cp.SECRET_RULES) // 2 * len(text) // cp.SEARCH_CHARS_PER_WORK)
+        texts = [f"{text[:-4]}{number:04d}" for number in range(cp.MAX_JUDGEMENT_WORK // work + 2)]
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(many_branches(texts))
+        self.assertEqual(caught.exception.code, "selection_limit")
 
     def test_a_value_judged_anew_costs_more_than_one_judged_before(self) -> None:
         """The work of judging: CANDIDATE_WORK for each candidate, and
@@ -2926,6 +2943,7 @@ class TestDocumentation(unittest.TestCase):
             (cost, f"or {values:,} values judged anew (one per {per_value};"),
             (codes, f"about {candidates:,} key-and-value candidates, one per {per_candidate} characters"),
             (codes, f"or {values:,} values judged anew;"),
+            (cost, f"one unit per {cp.SEARCH_CHARS_PER_WORK} characters of the text"),
         ):
             with self.subTest(figures):
                 self.assertIn(figures, text)
