@@ -577,9 +577,7 @@ def _selection_shapes() -> dict[str, bytes]:
                 lambda: (
                     "password for token " + _random(3, "abcdefghijklmnopqrstuvwxyz") + " (auth pass key pwd mdp psk) "
                 ),
-                text=lambda unit: distinct_text(lambda: every_keyword()[:500] + " " + hostile_text(unit))[
-                    : cp.MAX_TEXT_CHARS
-                ],
+                text=lambda unit: distinct_text(lambda: every_keyword()[:500] + " " + hostile_text(unit)),
                 ensure_ascii=False,
             ),
             ensure_ascii=False,

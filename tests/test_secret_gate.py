@@ -28,6 +28,7 @@ from collections.abc import Callable
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import secret_lookalikes
+from benchmark_projection import distinct_text, every_keyword
 from cp_testlib import (
     MODULE,
     ROOT,
@@ -2544,11 +2545,10 @@ class TestLinearTime(unittest.TestCase):
         call for every row (every key word of the table) reaches the bound
         long before its end and answers selection_limit, where judging it
         all took most of the 1.5 s allowed."""
-        keywords = sorted({word for rule in cp.SECRET_RULES for word in rule.keywords})
-        text = ". ".join(keywords)[: cp.MAX_TEXT_CHARS - 12] + " tokenrun1234"
+        text = distinct_text(every_keyword)
         _hit, work = cp.secret_hit(text)
         self.assertGreater(work, len(cp.SECRET_RULES) // 2 * len(text) // cp.SEARCH_CHARS_PER_WORK)
-        texts = [f"{text[:-4]}{number:04d}" for number in range(cp.MAX_JUDGEMENT_WORK // work + 2)]
+        texts = [distinct_text(every_keyword) for _ in range(cp.MAX_JUDGEMENT_WORK // work + 2)]
         with self.assertRaises(cp.ProjectionError) as caught:
             cp.check_selection(many_branches(texts))
         self.assertEqual(caught.exception.code, "selection_limit")
