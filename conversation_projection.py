@@ -2230,6 +2230,7 @@ PASSWORD_WORDS = (
     "passwort",  # German
     "kennwort",  # German
     "passe",  # French: mot de passe
+    "mdp",  # French: mot de passe, as chats and forums abbreviate it
     "passord",  # Norwegian
     "adgangskode",  # Danish, Norwegian
     "senha",  # Portuguese
@@ -2246,6 +2247,7 @@ PASSWORD_WORDS = (
     *("l\u00f6senord", "l\u00f6senordet"),  # Swedish (l\u00f6senordet: the password)
     "passordet",  # Norwegian: the password
     "salasana",  # Finnish
+    "heslo",  # Czech, Slovak
     "jelsz\u00f3",  # Hungarian
     "contrase\u00f1a",  # Spanish
     "\u043f\u0430\u0440\u043e\u043b\u044c",  # Russian
@@ -2255,6 +2257,7 @@ PASSWORD_WORDS = (
     "\u30d1\u30b9\u30ef\u30fc\u30c9",  # Japanese
     "\ube44\ubc00\ubc88\ud638",  # Korean
     "\uc554\ud638",  # Korean (Windows' Wi-Fi dialog)
+    "\ube44\ubc88",  # Korean: \ube44\ubc00\ubc88\ud638, as chats shorten it
 )
 # The words for a secret, a token or a credential (pat: a personal access
 # token, GITHUB_PAT).  "key" names a secret only after a word of
@@ -2281,11 +2284,17 @@ KEY_NOUNS = (
     "klucz",  # Polish
     "chiave",  # Italian
     "nyckel",  # Swedish
+    "nyckeln",  # Swedish: the key (API-nyckeln)
+    "kl\u00ed\u010d",  # Czech
     *("anahtar", "anahtar\u0131"),  # Turkish
     "\u043a\u043b\u044e\u0447",  # Russian
     "\u5bc6\u94a5",  # Chinese
     "\u30ad\u30fc",  # Japanese
     "\ud0a4",  # Korean
+    "\u306e\u30ad\u30fc",  # Japanese: key after the particle "of" (Wi-Fi\u306e\u30ad\u30fc)
+    *("code", "c\u00f3digo", "\u043a\u043e\u0434"),  # code: an access code (French, German, Spanish, Russian)
+    # Token (Russian, Korean, Japanese): alone, as often a language model's.
+    *("\u0442\u043e\u043a\u0435\u043d", "\ud1a0\ud070", "\u30c8\u30fc\u30af\u30f3"),
 )
 # "Credentials" (a user and a password), as the login dialogs of each
 # language title them (Windows "Enter network credentials", Bitwarden's
@@ -2319,6 +2328,21 @@ KEY_NOUN_QUALIFIERS = (
         "\u6697\u53f7\u5316",
         "\ubcf4\uc548",
     ),  # security, encryption
+    "g\u00fcvenlik",  # Turkish: security
+    # "Security of the network" after "key of", as the Windows Wi-Fi dialog
+    # writes its "network security key" with no "of" between the two (French,
+    # Polish of Windows 10 and of Windows 7, Czech, Russian, Ukrainian;
+    # Spanish, Portuguese and Italian put one there, which the row reads).
+    *("s\u00e9curit\u00e9 r\u00e9seau", "zabezpiecze\u0144 sieci", "zabezpiecze\u0144 sieciowych"),
+    "zabezpe\u010den\u00ed s\u00edt\u011b",
+    *(
+        "\u0431\u0435\u0437\u043e\u043f\u0430\u0441\u043d\u043e\u0441\u0442\u0438 \u0441\u0435\u0442\u0438",
+        "\u0431\u0435\u0437\u043f\u0435\u043a\u0438 \u043c\u0435\u0440\u0435\u0436\u0456",
+    ),
+    # Access (French, Spanish, German, Russian, Korean, Japanese), before or
+    # after a code or a token: code d'acc\u00e8s, Zugangscode, access token.
+    *("acc\u00e8s", "acceso", "zugangs", "\u0434\u043e\u0441\u0442\u0443\u043f\u0430"),
+    *("\uc561\uc138\uc2a4", "\u30a2\u30af\u30bb\u30b9"),
 )
 
 
@@ -2384,7 +2408,8 @@ MAX_VALUE_CHARS = 256
 # or a JWT-sized blob) or
 # bare (up to a space, quote, bracket, "," ";" or "&" as in a query string,
 # unless it holds them as a password does: _SYMBOL_VALUE; not starting with
-# "-" after a space, which is the next flag).  Quotes are part of the
+# "-" after a space, which is the next flag, unless it holds a symbol no
+# flag does).  Quotes are part of the
 # capture; the judge removes them.  A bare value of letters of one case,
 # "_", ".", "/" and "-" is a word or a name, and one of digits alone a
 # number, which the judge would turn away: the lookaheads do it first, so
@@ -2393,34 +2418,58 @@ MAX_VALUE_CHARS = 256
 # and ":" are not among theirs, so that "password=password=…" cannot make
 # each key re-read the same run.  A bare value right before "(" or "[" is
 # code that fetches the secret (os.getenv(…), os.environ[…]).
-_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00\u00ab\u00bb"
+_BARE_VALUE_END = r"\s\"'`,;&()\[\]{}<>\x00\u00ab\u00bb\u300c-\u300f"
 _NAME_PUNCTUATION = r"_./\-"
+# An opening guillemet or corner bracket before a value, and the spaces
+# French puts inside it ("\u00ab \u2026 \u00bb", \u30d1\u30b9\u30ef\u30fc\u30c9\u306f\u300c\u2026\u300d): the value runs
+# up to its closing one, which ends a bare value.
+_OPENING_QUOTE = r"(?:[\u00ab\u300c\u300e][ \t]{0,2}+)"
 _VALUE_CHARS = f"{{{MIN_VALUE_CHARS},{MAX_VALUE_CHARS}}}+"
 _BARE_TAIL_CHARS = f"{{{MIN_VALUE_CHARS - 1},{MAX_VALUE_CHARS - 1}}}+"
-# A bare value may hold those of the symbols that password generators draw
-# (`&` ends a value in a query string, not after every key): read whole
-# where each sits between other value characters, none starts the next
-# pair (&user=, ;Database=) or closes around a word ([Redacted], <pw>),
-# a letter, a digit or another generator symbol follows each, and the value
-# runs to a space, a quote or the end of the text, so that "${VAR}&& make",
-# "$(cat f)", "${PW:?missing}." and "?password=&user=x" read as before.
-# Not code: a dotted name, or a name before "(" or "[" and a name, a number
-# or nothing (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
+# A bare value may hold the symbols that password generators draw, every
+# one of them, the first character included (`&` ends a value in a query
+# string, not after every key): parts joined by one to three such symbols,
+# read whole where no symbol starts the next pair (&user=, ;Database=,
+# (alias=), closes around a word ([Redacted], <pw>) or a tag (</password>),
+# and something other than sentence punctuation follows each; the value
+# runs to a space, a quote (« », 「」 too) or the end of the text, maybe
+# after closing symbols, so that "${VAR}&& make", "$(cat f)", "${PW:?missing}.",
+# "?password=&user=x" and a YAML anchor (&default_password) read as before.
+# A single quote joins two parts only between letters or digits
+# (wGgkbQ'twYk3I), never in a run of symbols (os.environ['USER']).
+# It starts with a symbol that opens nothing ("&", ">", ";", a closing
+# bracket) only when what follows is not a name.
+# Not code: a string's prefix before its quote (f'Bearer {token}'), a
+# dotted name, or a name before "(" or "[" and a name, a number or nothing
+# (tweepy.OAuth1UserHandler(key, …), getenv(x), Encoder(12)).
 # A value with no such symbol in its first characters is turned away by
 # the first look, in one read.
 _CUTTING_SYMBOLS = r"`,;&()\[\]{}<>"
+_SYMBOL_THEN_PART = (
+    r"(?:(?![&;,][A-Za-z_][A-Za-z0-9_.-]{0,63}+=|\([a-z_][a-z0-9_]{1,63}+=|[\[{<(][A-Za-z_ -]{2,40}+[\]}>)]|</)"
+    rf"(?:[{_CUTTING_SYMBOLS}]{{1,3}}+|(?<=[A-Za-z0-9])'(?=[A-Za-z0-9]))"
+    rf"(?![.:!?]{{0,3}}+(?![^\s\x00\"'`]))[^{_BARE_VALUE_END}]{{0,63}}+)"
+)
 _SYMBOL_VALUE = (
-    rf"(?=[^{_BARE_VALUE_END}]{{1,64}}+[{_CUTTING_SYMBOLS}])"
-    r"(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
+    rf"(?=[^{_BARE_VALUE_END}]{{0,64}}+[{_CUTTING_SYMBOLS}'])"
+    r"(?![bfruBFRU]{1,2}+')(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
     r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
-    rf"[^{_BARE_VALUE_END}-][^{_BARE_VALUE_END}]{{0,63}}+"
-    rf"(?:(?![{_CUTTING_SYMBOLS}][A-Za-z_][A-Za-z0-9_.-]{{0,63}}+=|[\[{{<(][A-Za-z_ -]{{2,40}}+[\]}}>)])"
-    rf"[{_CUTTING_SYMBOLS}](?=[A-Za-z0-9!@#$%^*+=~?])[^{_BARE_VALUE_END}]{{1,63}}+){{1,4}}+"
-    r"(?=[,;)\]]?+(?![^\s\x00\"'`]))"
+    r"(?:[&>)\]};](?![A-Za-z_][A-Za-z0-9_.-]{0,63}+(?:=|(?![^\s\x00\"'`])))"
+    rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
+    rf"|[(\[{{<](?![A-Za-z0-9_ -]{{0,40}}+[\]}}>)](?![^\s\x00\"'`])"
+    rf"|[A-Za-z_$][A-Za-z0-9_$.]{{0,63}}+(?:\(|\[[\"'A-Za-z0-9_]{{1,64}}+\]))"
+    rf"(?=[^\s\x00\"'`0-9]{{0,63}}+[0-9])"
+    rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
+    rf"|[^{_BARE_VALUE_END}]{{1,64}}+{_SYMBOL_THEN_PART}{{1,8}}+)"
+    r"(?:(?=&[A-Za-z_][A-Za-z0-9_.-]{0,63}+=)|[&)\]}>{<]{0,3}+(?=[,;]?+(?![^\s\x00\"'`\u00bb\u300d\u300f])))"
 )
 _LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
+# Symbols that no command-line flag holds: a value after a space may start
+# with "-" (the next flag, otherwise) when it holds one (-F^HGkYu-I*=d2f5).
+_FLAGLESS_SYMBOLS = "!#%^*@~?+"
 # The start of a passphrase in lower case (three words), which the judge
-# keeps after a password's key (a_passphrase).
+# keeps after a password's key (a_passphrase); or 16 lower-case letters
+# alone, an app password's length (an_app_password).
 _JOINED_WORDS_START = r"[a-z]{3,12}+[-._][a-z]{3,12}+[-._][a-z]{3}"
 _VALUE_UNTIL_CALL = (
     r"\\?+(?:[bB](?=[\"']))?+"
@@ -2428,10 +2477,13 @@ _VALUE_UNTIL_CALL = (
     rf"|'(?![0-9]{{0,256}}+')[^'\x00\n]{_VALUE_CHARS}'|`(?![0-9]{{0,256}}+`)[^`\x00\n]{_VALUE_CHARS}`"
     + "".join(rf"|{q}(?![0-9]{{0,{MAX_TEXT_CHARS}}}+{q})[^{q}\s\x00]{_LONG_QUOTED}{q}" for q in "\"'`")
     + rf"|{_SYMBOL_VALUE}"
-    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}]|{_JOINED_WORDS_START})"
+    rf"|(?=[a-z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}a-z{_NAME_PUNCTUATION}]|{_JOINED_WORDS_START}"
+    rf"|[a-z]{{16}}(?![^{_BARE_VALUE_END}]))"
     rf"(?=[A-Z{_NAME_PUNCTUATION}]{{0,255}}+[^{_BARE_VALUE_END}A-Z{_NAME_PUNCTUATION}])"
     rf"(?=[0-9]{{0,255}}+[^{_BARE_VALUE_END}0-9])"
-    rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-)[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}"
+    rf"(?:[^{_BARE_VALUE_END}-]|(?<![ \t])-"
+    rf"|-(?=[^{_BARE_VALUE_END}{_FLAGLESS_SYMBOLS}]{{0,255}}+[{_FLAGLESS_SYMBOLS}]))"
+    rf"[^{_BARE_VALUE_END}]{_BARE_TAIL_CHARS}"
 )
 # A value as the last part of a row: one right before "(" or "[" is marked
 # as code (group "call"), which the scan steps over whole, so that every key
@@ -2448,7 +2500,7 @@ _VALUE_THEN = _VALUE_UNTIL_CALL + r"(?![(\[]))"
 # most of the bound).
 NUMBER_ASSIGNED = (
     r"(?![\\\"'`\]*]{0,3}+[=:][ \t]{0,8}+"
-    rf"(?:[0-9]++(?:[\s\"'\x00]|\Z|[{_CUTTING_SYMBOLS}](?![^{_BARE_VALUE_END}]))|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
+    rf"(?:[0-9]++(?:[\s\"'\x00]|\Z|[{_CUTTING_SYMBOLS}]{{1,3}}+(?![^{_BARE_VALUE_END}]))|\"[0-9]*+\"|'[0-9]*+'|`[0-9]*+`))"
 )
 # The words of prose between a key and its value, one list per meaning,
 # each entry a word as written in lower case (read in any case), with its
@@ -2466,7 +2518,10 @@ PROSE_IS_WORDS = (
     *("é",),  # Portuguese
     *("jest", "zostało", "została", "został"),  # Polish
     *("är",),  # Swedish
+    "je",  # Czech
     *("это", "был", "была", "было"),  # Russian
+    "wordt",  # Dutch: becomes
+    *("теперь", "тепер"),  # Russian, Ukrainian: now (no "is" before it)
 )
 # "is" only after the words about a key, as Polish says it ("Has\u0142o do
 # wifi to …"): right after a key, "to" is English "changed to".
@@ -2479,7 +2534,7 @@ PROSE_NOW_WORDS = ("now", "still", "jetzt", "adesso", "ora", "set to", "changed 
 # words and "is", ":" or "to" ("a senha do roteador para …").
 PROSE_OF_WORDS = (
     *("for", "of", "on", "at", "to"),  # English
-    "für",  # German
+    *("für", "fürs"),  # German
     *("di", "del", "dell", "della", "dello", "delle", "dei", "degli"),  # Italian
     *("du", "de", "des", "pour"),  # French, Spanish ("de")
     *("per", "para"),  # Italian; Spanish and Portuguese
@@ -2487,7 +2542,9 @@ PROSE_OF_WORDS = (
     *("van", "voor"),  # Dutch
     *("od", "dla"),  # Polish
     *("till", "för"),  # Swedish
+    *("k", "ke", "na"),  # Czech
     *("от", "для"),  # Russian
+    *("від", "до"),  # Ukrainian
 )
 # "changed to": the word right after a key that puts its new value after it
 # ("set the password to …", "j'ai changé le mot de passe en …").
@@ -2557,10 +2614,28 @@ _PROSE_IS_CHANGED = (
 )
 
 
-# An "of" word and up to four words, then "is", ":" or a dash ("the
-# password for the NAS is …", "la password di root è …", "Пароль от базы
-# данных — …").  The lookahead of what ends the words turns each word that
-# starts none of them away at one look.
+# "Namely": what puts a value after a comma, as summaries do ("the admin
+# password, namely …", "le mot de passe, à savoir …").
+PROSE_NAMELY_WORDS = (
+    *("namely", "that is"),  # English
+    *("\u00e0 savoir", "c'est-\u00e0-dire"),  # French
+    *("a saber", "es decir"),  # Spanish
+    *("ou seja", "isto \u00e9"),  # Portuguese
+    *("namelijk", "te weten"),  # Dutch
+    *("a mianowicie", "czyli"),  # Polish
+    *("\u0430 \u0438\u043c\u0435\u043d\u043d\u043e", "\u0442\u043e \u0435\u0441\u0442\u044c"),  # Russian
+    *("n\u00e4mlich", "und zwar"),  # German
+    *("cio\u00e8", "ossia"),  # Italian
+)
+_PROSE_NAMELY = r",[ \t]{1,8}+" + _prose_words(PROSE_NAMELY_WORDS) + r"(?=[ \t:])"
+# An "of" word and up to four words (an apostrophe inside one: de
+# l'utilisateur), then "is", ":" or a dash ("the password for the NAS
+# is …", "la password di root è …", "Пароль от базы данных — …"), or
+# ", namely" ("a senha do banco de dados, ou seja …").  Two such
+# parts (the password of the account of my mother is …) would cost a hostile
+# text of key words and "of" words three times as much.
+# The lookahead of what ends the words turns each word that starts none of
+# them away at one look.
 _PROSE_FOR_END = (
     r"[ \t]{0,8}+(?:"
     + _prose_words(tuple(dict.fromkeys(PROSE_IS_WORDS + PROSE_THEN_IS_WORDS + PROSE_TO_WORDS)))
@@ -2575,17 +2650,14 @@ _ASIDE = (
     r"(?:,[ \t][^,\n\x00:=(){}\[\]<>;]{1,80}+,?+|\([^()\n\x00]{1,80}+\)"
     r"|[\u2014\u2013][^\n\x00\u2014\u2013]{1,80}+[\u2014\u2013])"
 )
-_PROSE_FOR = (
-    _prose_words(PROSE_OF_WORDS)
-    + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+){1,4}?"
-    + r"(?:[ \t]{0,8}+"
-    + _ASIDE
-    + r")?+"
-    + _PROSE_FOR_END
+_PROSE_OF_PART = (
+    _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+(?:'[^\s\x00:=\"'`,;()]{1,40}+)?+){1,4}?"
 )
+_PROSE_FOR = _PROSE_OF_PART + r"(?:" + _PROSE_NAMELY + r"|(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END + ")"
 # "that": a word that opens a relative clause between a key and its "is"
 # ("the API key that I pasted yesterday was …", "la clave que me dio el
-# proveedor es …"), which up to ten words may follow.
+# proveedor es …", "which is …"), which up to ten words may follow; after a
+# comma too ("la clave de API, que es …").
 PROSE_RELATIVE_WORDS = (
     *("that", "which", "who", "i", "we", "you", "they"),  # English
     *("que", "qui"),  # French, Spanish, Portuguese
@@ -2600,7 +2672,7 @@ PROSE_RELATIVE_WORDS = (
     ),  # Russian
 )
 _PROSE_RELATIVE = (
-    _prose_words(PROSE_RELATIVE_WORDS) + r"(?=[ \t])(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,40}+){1,10}?" + _PROSE_FOR_END
+    _prose_words(PROSE_RELATIVE_WORDS) + r"(?=[ \t])(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,40}+){0,10}?" + _PROSE_FOR_END
 )
 # A word of PROSE_AFTER_KEY_WORDS, then ":", an "of" part, "to" or "is".
 _PROSE_AFTER_KEY = (
@@ -2621,6 +2693,49 @@ _BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0
 # The same after a word or two about the key ("le mot de passe admin, \u2026,",
 # "la contrase\u00f1a del admin, \u2026,").
 _WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?+" + _BETWEEN_COMMAS
+# The spaces between a sign and its value: tool output pads values to a
+# column (nmcli's "802-11-wireless-security.psk:           …").
+_SPACES_BEFORE_A_VALUE = r"[ \t]{0,40}+"
+# A word that tells what a key is for, between it and a value set off by
+# a space alone ("пароль от вайфая …", "mot de passe wifi …"): no digit,
+# which the value has.  A hex value after such words is a digest of the key
+# (token hash is …, password hash: …).
+_WORD_BEFORE_A_VALUE = r"[^\s\x00\d:=\"'`,;()]{1,24}+"
+_NO_DIGEST = r"(?![0-9A-Fa-f]{16,256}+(?![^\s\x00,;.]))"
+# The same words, then "is", ":", an arrow or ", namely" ("Wachtwoord database: …",
+# "mot de passe postgres est …", "contraseña wifi casa → …"): whether the
+# words say whose password it is or what the value is about (password
+# manager: 1Password) only the value tells, judged as one set off by a
+# space alone; a hex value there is a digest (password hash: …).
+_WORDS_THEN_SIGN = (
+    _WORD_BEFORE_A_VALUE
+    + r"(?:[ \t]{1,8}+"
+    + _WORD_BEFORE_A_VALUE
+    + r"){0,2}?[ \t]{0,8}+(?:[:\uff1a\u2192\u2014]|->|"
+    + _PROSE_IS
+    + r"(?=[ \t])|"
+    + _PROSE_NAMELY
+    + r")[ \t]{0,8}+"
+    + _NO_DIGEST
+)
+# What may stand between a key and a value that must stand alone: an "of"
+# word and up to two words, or an opening bracket; or words and a sign.  No
+# word is read after a key that ends a sentence ("set password. sg.. …"):
+# those start the next one.
+_AFTER_NO_SENTENCE_END = r"(?<![.!?][ \t])"
+_SPACED = (
+    r"(?:"
+    + _AFTER_NO_SENTENCE_END
+    + "(?:"
+    + _prose_words(PROSE_OF_WORDS)
+    + r"[ \t]{1,8}+)?(?:"
+    + _WORD_BEFORE_A_VALUE
+    + r"[ \t]{1,8}+){0,2}"
+    + _NO_DIGEST
+    + r")?\(?+|"
+    + _AFTER_NO_SENTENCE_END
+    + _WORDS_THEN_SIGN
+)
 # The type in a declaration between a key and "=": Go's `var key string =`,
 # Kotlin's and TypeScript's `key: String =`, Rust's `key: &'static str =`,
 # generics and arrays (`key: Option<String> =`, `key: string[] =`).
@@ -2645,7 +2760,7 @@ _XML_ATTRIBUTE = (
 # - "," before a quoted value (define('DB_PASSWORD', '…'), ["password", "…"]);
 # - `value=` or `"value":` on the same line or the next (<add
 #   key="ClearTextPassword" value="…"/>, Kubernetes `- name: DB_PASSWORD` /
-#   `value: …`);
+#   `value: …`, a YAML comment after the name too);
 # - after a space, in prose: "for|of|on|at|to" and up to four words, then
 #   "is", ":" or "to" ("the password for the NAS is …"), "to" alone ("set the
 #   password to …"), "is"/"was"/"are" (then maybe "now", "still", "set to",
@@ -2653,9 +2768,13 @@ _XML_ATTRIBUTE = (
 #   or a word that follows a key in some languages ("nueva", "veranderd",
 #   PROSE_AFTER_KEY_WORDS), then ":", an "of" part, "to" or "is";
 # - after a space, a dash or an arrow: Password - …, password -> …, → and —;
-# - a space alone, maybe with an opening bracket, before a value with a
-#   digit (Password xu6lMy%gITy4, passwd TxDpE7Wb…, Password (…)): the
-#   judge holds such a value to more (_stands_alone);
+# - a space alone (none after a key in a script written without spaces:
+#   密码Xk9…), maybe an "of" word and a word or two, maybe an opening
+#   bracket, before a value with a digit (Password xu6lMy%gITy4, passwd
+#   TxDpE7Wb…, Password (…), пароль от вайфая …; a digit within 64
+#   characters, looked for first, so that key words in prose with no
+#   digit try none of these forms): the judge holds such a
+#   value to more (a_value_standing_alone);
 # then an optional HTTP auth scheme.  The common prefix is read once and the
 # next character picks the form (the forms that start with a symbol are
 # tried only before one), so that a key followed by none of them costs a
@@ -2665,7 +2784,16 @@ _ASSIGNMENT = (
     + _XML_ATTRIBUTE
     + r")*+[ \t]*+)?+>(?:[ \t]{0,8}+\r?\n[ \t]{0,16}+)?+(?:<[Vv]alue>|<!\[CDATA\[)?+"
     r"|[\\\"'`\]*]{0,3}+[ \t]{0,8}+(?:"
-    r"(?=[,(\u2014\u2013])(?:" + _ASIDE + _PROSE_FOR_END + r"|" + _BETWEEN_COMMAS + r")|"
+    r"(?=[,(\u2014\u2013])(?:"
+    + _PROSE_NAMELY
+    + r"|,[ \t]{1,8}+"
+    + _PROSE_RELATIVE
+    + r"|"
+    + _ASIDE
+    + _PROSE_FOR_END
+    + r"|"
+    + _BETWEEN_COMMAS
+    + r")|"
     r"(?=[=:.?+])(?:=[ \t]{0,8}+\([ \t]{0,8}+(?:\"[^\"\x00\n]{1,64}+\"|'[^'\x00\n]{1,64}+')[ \t]{0,8}+,"
     r"|:{1,3}=|=>|={1,3}|\.=|\?\?=|\+=|\?="
     r"|:[ \t]{0,8}+" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
@@ -2673,8 +2801,9 @@ _ASSIGNMENT = (
     r"|(?<=[ \t])" + _DECLARED_TYPE + r"[ \t]{0,8}+=(?![=>])"
     r"|\uff1a|\uff1d"
     r"|,[ \t]{0,8}+(?=\\?+[\"'])"
-    r"|(?=[,\r\n\\\"'Vv])(?:,[ \t]{0,8}+|\r?\n[ \t]{0,16}+)?+\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
-    r"|(?<=[ \t])(?:"
+    r"|(?=[,\r\n\\\"'Vv#])(?:,[ \t]{0,8}+|(?:(?<=[ \t])#[^\n\x00]{0,64}+)?+\r?\n[ \t]{0,16}+)?+"
+    r"\\?+[\"']?+[Vv][Aa][Ll][Uu][Ee]\\?+[\"']?+[ \t]{0,8}+[:=]"
+    r"|(?<=[ \t\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af])(?:"
     + _PROSE_FOR
     + r"|"
     + _PROSE_RELATIVE
@@ -2688,9 +2817,10 @@ _ASSIGNMENT = (
     r"|" + _PROSE_IS + _PROSE_IS_NOW + _PROSE_IS_CHANGED + r"(?=[ \t:])"
     r"|(?=\\?+[\"'])"
     r"|(?:-{1,2}+>?+|\u2192|\u2014|\u2013)(?=[ \t])"
-    r"|(?P<spaced>\(?+)(?=[^\s\x00\d]{0,255}+\d)"
+    r"|(?=[^\d\n\x00]{0,64}+\d)(?P<spaced>" + _SPACED + ")"
+    r"(?=" + _OPENING_QUOTE + r"?+[^\s\x00\d]{0,255}+\d)"
     r")))"
-    r":?\*{0,2}+[ \t]{0,8}+(?:\u00ab[ \t]{0,2}+)?+"
+    r":?\*{0,2}+" + _SPACES_BEFORE_A_VALUE + _OPENING_QUOTE + r"?+"
     r"(?:(?i:bearer|basic|token|digest|apikey|api-key|api-token|key)[ \t]++)?+"
 )
 
@@ -2778,9 +2908,17 @@ NATIVE_IS_WORDS = (
     *("\u306f", "\u3092"),  # Japanese: wa (is), wo (before "changed to")
     *("\u662f", "\u70ba", "\u4e3a"),  # Chinese: is
     *("\u6539\u6210\u4e86", "\u6539\u6210", "\u6539\u4e3a"),  # Chinese: changed to
+    *("\u8bbe\u7f6e\u4e3a", "\u8bbe\u4e3a", "\u8bbe\u7f6e\u6210"),  # Chinese: set to
     *("\ub294", "\uc740"),  # Korean: is
+    *("\ub97c", "\uc744"),  # Korean: the object (before "changed to")
 )
-_NATIVE_IS = r"[ \t]{0,8}+(?:" + "|".join(sorted(NATIVE_IS_WORDS, key=len, reverse=True)) + r")[ \t]{0,8}+"
+_NATIVE_IS = (
+    r"[ \t]{0,8}+(?:"
+    + "|".join(sorted(NATIVE_IS_WORDS, key=len, reverse=True))
+    + r")[ \t]{0,8}+"
+    + _OPENING_QUOTE
+    + "?+"
+)
 # What CJK prose names rather than gives: an identifier in Latin letters
 # glued to the words after it (API\u30ad\u30fc\u306fAPI_KEY\u3068\u3044\u3046\u540d\u524d\u3067).
 _NOT_NAMED_IN_CJK = (
@@ -2973,10 +3111,10 @@ VALUE_WORK = 14
 MAX_JUDGEMENT_WORK = 300_000
 # And one unit for each row searched over this many characters of a text:
 # a text that calls for most rows (every key word of the table, in many
-# languages) costs each row a pass over it, about 1 ms for 2,000
-# characters, so a selection of such texts reaches the bound after about
-# 180 of them.  The texts of the tests' corpora call for at most 13 rows;
-# the largest builds' prose for none.
+# languages) costs each row a pass over it, 1 ms for 2,000 characters, so
+# a selection of such texts reaches the bound after about 180 of them.  The
+# texts of the tests' corpora call for at most 13 rows; the largest builds'
+# for none.
 SEARCH_CHARS_PER_WORK = 200
 
 
@@ -3449,10 +3587,11 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # A JWT base64-encoded once more (a header's first claim, encoded twice).
     token_row("jwt", "ZXlK", _JWT_ENCODED_TWICE + "[A-Za-z0-9/_+-]{40,8000}+"),
     # A Kubernetes Secret: the first value under data: (base64) or
-    # stringData:, whatever its key, in a text that says kind: Secret.
+    # stringData:, whatever its key, in a text that says kind: Secret; not
+    # under metadata:, whose first value is the Secret's name.
     SecretRule(
         "kubernetes-secret",
-        r"(?:data|stringData):[ \t]*+\r?\n[ \t]{1,16}+[^\s:\x00#]{1,253}+:[ \t]{0,8}+"
+        r"(?:data|stringData):(?<![A-Za-z0-9_-]data:)[ \t]*+\r?\n[ \t]{1,16}+[^\s:\x00#]{1,253}+:[ \t]{0,8}+"
         r"(?:[|>][-+]?+[ \t]*+\r?\n[ \t]{1,16}+)?+"
         r"(?P<secret>\"[^\"\x00\n]{1,4000}+\"|'[^'\x00\n]{1,4000}+'|[^\s\x00]{1,4000}+)",
         "gitleaks kubernetes.go; Kubernetes Secret docs (data holds base64, stringData plain text)",
@@ -3635,7 +3774,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + r"(?=[ \t])|"
         + _PROSE_FOR
         + r"))"
-        r"[ \t]{0,8}+" + VALUE,
+        + _SPACES_BEFORE_A_VALUE
+        + VALUE,
         keywords=SHORT_KEY_WORDS,
         example=r"(?:DB_PW|wifi_psk|GITHUB_PAT) ?[:=] ?[A-Za-z0-9]{16,24}",
         judge="assigned-value",
@@ -3676,10 +3816,16 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # "WLAN-Netzwerkschl\u00fcssel: \u2026", "API \u5bc6\u94a5\uff1a\u2026"): its value judged as a password's.
     SecretRule(
         "credential-assignment",
-        _KEY_NOUN
+        _first_letters(KEY_NOUNS + KEY_NOUN_QUALIFIERS)
+        + "(?:"
+        + _KEY_NOUN
         + r"(?:[ \t]{1,8}+(?:(?:d'|de[ \t]{1,8}+|da[ \t]{1,8}+|do[ \t]{1,8}+|del[ \t]{1,8}+|di[ \t]{1,8}+))?+|-)"
         + _KEY_NOUN_QUALIFIER
-        + r"(?![\w-])(?P<password>)(?:"
+        + "|"
+        + _KEY_NOUN_QUALIFIER
+        + r"[A-Za-z\u00e4\u00f6\u00fc\u00df-]{0,12}?[ \t]?+"
+        + _KEY_NOUN
+        + r")(?![\w-])(?P<password>)(?:"
         + _NATIVE_IS
         + _NOT_NAMED_IN_CJK
         + r"|"
@@ -3688,23 +3834,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + VALUE,
         "localized consoles and router pages (see KEY_NOUNS)",
         keywords=KEY_NOUNS,
-        example="(?:Cl\u00e9 WPA|klucz API) ?: [A-Za-z0-9]{16}",
-        judge="assigned-value",
-    ),
-    SecretRule(
-        "credential-assignment",
-        _KEY_NOUN_QUALIFIER
-        + r"[A-Za-z\u00e4\u00f6\u00fc\u00df-]{0,12}?[ \t]?+"
-        + _KEY_NOUN
-        + r"(?![\w-])(?P<password>)(?:"
-        + _NATIVE_IS
-        + _NOT_NAMED_IN_CJK
-        + r"|"
-        + _ASSIGNMENT
-        + r")"
-        + VALUE,
-        keywords=KEY_NOUNS,
-        example="(?:API-sleutel|WPA-Schl\u00fcssel) ?: [A-Za-z0-9]{16}",
+        example="(?:Cl\u00e9 WPA|klucz API|API-sleutel|WPA-Schl\u00fcssel) ?: [A-Za-z0-9]{16}",
         judge="assigned-value",
     ),
     # Dockerfile: ENV KEY value (the form without "=").
@@ -3730,7 +3860,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # read by the row above; IDENTIFIED BY has no key word of its own.
     SecretRule(
         "credential-assignment",
-        r"[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd][ \t]++[Bb][Yy][ \t]++(?P<password>)" + VALUE,
+        r"[Ii][Dd][Ee][Nn][Tt][Ii][Ff][Ii][Ee][Dd][ \t]++(?:[Ww][Ii][Tt][Hh][ \t]++[A-Za-z0-9_'\"]{1,64}+[ \t]++)?+"
+        r"[Bb][Yy][ \t]++(?P<password>)" + VALUE,
         "MySQL, MariaDB and Oracle manuals (CREATE USER, ALTER USER, GRANT)",
         keywords=("identified",),
         example=r"CREATE USER 'app'@'%' IDENTIFIED BY '[A-Za-z0-9]{14}'",
@@ -3790,7 +3921,9 @@ _PARTICLES_FIRST = (
 # The label of the Wi-Fi key's line in `netsh wlan show profile … key=clear`,
 # as Windows prints it in English, French, Spanish, Portuguese, German,
 # Dutch, Polish, Russian, Chinese, Japanese, Italian, Turkish, Swedish and
-# Korean (the strings public scripts that read this output match).
+# Korean (the strings public scripts that read this output match); Czech and
+# Ukrainian as their translations of "key content" read, not checked
+# against an output of those Windows.
 _NETSH_KEY_CONTENT = (
     *("Key Content", "Contenu de la cl\u00e9", "Contenido de la clave", "Conte\u00fado da Chave"),
     *("Schl\u00fcsselinhalt", "Sleutelinhoud", "Zawarto\u015b\u0107 klucza"),
@@ -3805,20 +3938,25 @@ _NETSH_KEY_CONTENT = (
         "Nyckelinneh\u00e5ll",
     ),
     "\ud0a4 \ucf58\ud150\uce20",
+    *("Obsah kl\u00ed\u010de", "\u0412\u043c\u0456\u0441\u0442 \u043a\u043b\u044e\u0447\u0430"),  # Czech, Ukrainian
 )
 # The last word of a call that takes a credential among its arguments
 # (login, connect, getConnection, HTTPBasicAuth, NetworkCredential, a
 # client, a session, an API's handler).
 _CALLS_TAKING_A_CREDENTIAL: tuple[str, ...] = ("login", "connect", "connection", "auth", "authentication", "credential")
 _CALLS_TAKING_A_CREDENTIAL += ("credentials", "client", "session", "handler", "bind_s", "bind", "redis", "pdo")
-_CALLS_TAKING_A_CREDENTIAL += ("start", "api", "setopt")
+_CALLS_TAKING_A_CREDENTIAL += ("start", "api", "setopt", "minio", "salesforce")
 # A quoted literal that holds a digit or a symbol that password generators
-# draw, and is no host, address or path of names and dots: what a user
-# name, a host or a database name seldom is.
+# draw, and is no host, address or path of names and dots, nor an LDAP
+# distinguished name (the bind user of ldap3's Connection): what a user
+# name, a host or a database name seldom is.  Or an app password as Google
+# shows it: four groups of four lower-case letters (the judge keeps only
+# random ones, an_app_password).
 _LITERAL_WITH_A_SYMBOL = (
     "(?P<value>"
     + "|".join(
-        rf"{q}(?![A-Za-z0-9:/_@-]*+\.[A-Za-z0-9.:/_@-]*+{q})(?=[^{q}\n\x00]{{0,256}}?[0-9!#$%^&*?~+=])[^{q}\n\x00]{{6,256}}+{q}"
+        rf"{q}(?![A-Za-z0-9:/_@-]*+\.[A-Za-z0-9.:/_@-]*+{q})(?!(?i:cn|uid|dc|ou|o)=)"
+        rf"(?=[^{q}\n\x00]{{0,256}}?[0-9!#$%^&*?~+=]|[a-z]{{4}}(?: [a-z]{{4}}){{3}}{q})[^{q}\n\x00]{{6,256}}+{q}"
         for q in "\"'"
     )
     + ")"
@@ -3948,6 +4086,65 @@ SECRET_RULES += (
         example=r"wpa_passphrase \"HomeNet\" [A-Za-z0-9]{14}",
         judge="assigned-value",
     ),
+    # PowerShell: the plain text a SecureString is made of, by position or
+    # after -String, before or after -AsPlainText and -Force (also inside
+    # New-Object PSCredential(…)).
+    SecretRule(
+        "credential-flag",
+        r"(?i:convertto-securestring)(?:[ \t]++-(?i:asplaintext|force))*+[ \t]++(?:-(?i:string)[ \t]++)?+"
+        r"(?P<password>)" + VALUE,
+        "ConvertTo-SecureString (PowerShell reference)",
+        keywords=("convertto-securestring",),
+        example=r"ConvertTo-SecureString (?:-String )?'[A-Za-z0-9]{14}' -AsPlainText -Force",
+        judge="assigned-value",
+    ),
+    # Network devices: Cisco IOS enable password|secret, username … password
+    # (type 0, plain, or 7, reversible), snmp-server community (its string
+    # grants read or write access).
+    SecretRule(
+        "credential-assignment",
+        r"(?:enable[ \t]++(?:password|secret)(?:[ \t]++level[ \t]++[0-9]{1,2}+)?+"
+        r"|username[ \t]++[^\s\x00]{1,64}+(?:[ \t]++privilege[ \t]++[0-9]{1,2}+)?+[ \t]++(?:password|secret))"
+        r"(?:[ \t]++[07](?=[ \t]))?+[ \t]++(?P<password>)" + VALUE,
+        "Cisco IOS security configuration guides (enable password, username, snmp-server community)",
+        keywords=("enable password", "enable secret", "username"),
+        example=r"(?:enable password|username admin privilege 15 password 0) [A-Za-z0-9]{14}",
+        judge="assigned-value",
+    ),
+    SecretRule(
+        "credential-assignment",
+        token_start("snmp-server") + r"[ \t]++community[ \t]++(?P<password>)" + VALUE,
+        keywords=("snmp-server",),
+        example=r"snmp-server community [A-Za-z0-9]{14} RW",
+        judge="assigned-value",
+    ),
+    # SQL: SET PASSWORD [FOR user] = '…' (or = PASSWORD('…'), before MySQL
+    # 5.7.6), which names its user between the key and the value; not a
+    # user variable (@new_pw).
+    SecretRule(
+        "credential-assignment",
+        r"(?i:set[ \t]++password)(?:[ \t]++(?i:for)[ \t]++[^\s=\x00]{1,160}+)?+[ \t]*+=[ \t]*+"
+        r"(?:(?i:password)\([ \t]*+)?+(?P<password>)(?!@)" + VALUE,
+        "MySQL and MariaDB manuals (SET PASSWORD)",
+        keywords=("set password",),
+        example=r"SET PASSWORD FOR 'root'@'localhost' = '[A-Za-z0-9]{14}'",
+        judge="assigned-value",
+    ),
+    # Terraform: a variable named as a secret and its default, after up to
+    # four other arguments (type, description, sensitive).
+    SecretRule(
+        "credential-assignment",
+        token_start("variable")
+        + r"[ \t]++\"[A-Za-z0-9_-]{0,40}?(?P<key>"
+        + _CREDENTIAL_KEY_STEM
+        + r"[A-Za-z0-9_-]{0,40}+)\"[ \t]*+\{(?:[ \t]*+(?:#|//)[^\n\x00]{0,128}+)?+"
+        r"(?:\s{1,16}+(?!default)[A-Za-z_]{1,16}+[ \t]*+=[ \t]*+[^\n\x00]{0,128}+){0,4}+\s{1,16}+default[ \t]*+=[ \t]*+"
+        + VALUE,
+        "Terraform language docs (input variables)",
+        keywords=("variable",),
+        example=r"variable \"(?:admin_password|api_token)\" \{\n  default = \"[A-Za-z0-9]{14}\"\n\}",
+        judge="assigned-value",
+    ),
     # A credential passed by position to a call whose name says it takes
     # one (server.login(user, "…"), HTTPBasicAuth('u', '…'), Client(sid,
     # '…'), mysqli_connect(host, user, '…', db)): the first quoted literal
@@ -3984,6 +4181,17 @@ JOINED_WORDS_PATTERN = (
     r"(?:(?P=sep)[0-9]{1,4})?"
 )
 MAX_JOINED_WORDS_CHARS = 120
+# An app password as Google shows it (Gmail, Workspace): 16 lower-case
+# letters in four groups of four, a shape of its own; or the same letters
+# joined, which must also read as random: few vowels (y counted: three or
+# four on average) or a group of four with none, where words run together
+# hold more (mysecretpassword, whateveryouwant).  Either way with more
+# distinct letters than a word said again (passwordpassword).
+LETTER_GROUPS_PATTERN = r"[a-z]{16}|[a-z]{4}(?: [a-z]{4}){3}"
+APP_PASSWORD_MAX_VOWELS = 4
+APP_PASSWORD_MIN_LETTERS = 9
+APP_PASSWORD_VOWELS = frozenset("aeiouy")
+
 # Words no passphrase holds: a key's, what is said about one, a host's
 # last label, a placeholder's.
 NOT_PASSPHRASE_WORDS = frozenset(
@@ -4015,7 +4223,11 @@ LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # as a name (the judge checks; "$uperS3cret!" is not one).
 PLACEHOLDER_PATTERN = (
     r"\$[{(].*|\$[A-Za-z_][A-Za-z0-9_]*(?:->|[\[{.:]).*|%[A-Za-z_][A-Za-z0-9_]*%"  # ${VAR} $(cmd) $var->{x} %VAR%
-    r"|[<{\[].*|&lt;.*|#\{.*|@@?[A-Za-z_][A-Za-z0-9_.-]*@@?"  # <value> {{ x }} [value] #{x} @VAR@ @db.password@ @@VAR@@
+    # <value> {{ x }} [value] <base64 key> #{x} @VAR@ @db.password@ @@VAR@@; not a password
+    # that starts with a bracket and a generator's symbols (<W{tR12WePXg, [&z]ktbB9&V)
+    r"|(?:<[^<>{}\[\]()&;,!?#%^*~+=]+>|\{\{?[^<>{}\[\]()&;,!?#%^*~+=]+\}|\[[^<>{}\[\]()&;,!?#%^*~+=]+\]).*"
+    r"|[<{\[][A-Za-z0-9_.-]*|&lt;.*|#\{.*"
+    r"|@@?[A-Za-z_][A-Za-z0-9_.-]*@@?"
     r"|__[A-Za-z0-9_.-]{1,64}__|raw\([{$<].*"  # __DB_PASSWORD__ (release tokens), RAW({{sftp.password}}) (Camel)
     r"|![A-Za-z]+(?:[-_][A-Za-z]+)*"  # a YAML tag: !vault, !env_var, !vault-encrypted
     r"|\?[A-Za-z][A-Za-z ]*"  # the message of a shell's ${VAR:?message}
@@ -4156,16 +4368,18 @@ NOT_SECRET_WORDS = frozenset(
 KEY_QUALIFIERS = frozenset(
     {
         *("api", "access", "secret", "private", "signing", "encryption", "decryption", "master", "client"),
+        *("aes", "hmac-sha256", "symmetric", "backup"),
         *("app", "application", "auth", "service", "account", "aws", "session", "shared", "license"),
         *("consumer", "admin", "root", "deploy", "webhook", "hmac", "jwt", "db", "database", "storage"),
         *("priv", "wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"),
         "subscription",  # Azure API Management: Ocp-Apim-Subscription-Key
+        "security",  # the Windows Wi-Fi dialog: Network security key
     }
 )
 # "key" after one of these is a Wi-Fi network's password (WPA key,
 # wireless key), judged as one.
 PASSWORD_KEY_QUALIFIERS = frozenset(
-    {"wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless"}
+    {"wifi", "wi-fi", "wlan", "wpa", "wpa2", "wpa3", "wpa2-psk", "wep", "network", "wireless", "security"}
 )
 # "pass" after one of these is a password ("wifi pass: …", "root pass …"),
 # unlike after other prose ("boarding pass: BA2490").
@@ -4251,6 +4465,9 @@ MAX_NAME_CASE_FLIPS = 2
 MAX_NAME_DIGIT_EDGES = 4
 # What such a value does not start with: a path (~/.ssh/deploy_ed25519,
 # ./certs), a variable ($DEPLOY_KEY2, %APPDATA%) or a bracket.
+# The shortest hex run taken for a key after a key and a space alone: an
+# MD5-sized 128 bits (api key 060e6a91…), longer than any word or number.
+MIN_HEX_KEY_CHARS = 32
 STANDALONE_NOT_FIRST = frozenset("~/.\\$%<[{(")
 # Words before "pass" that declare it rather than describe it (export
 # pass=…), unlike prose ("boarding pass: BA2490").
@@ -4293,6 +4510,7 @@ _JUDGEMENT_PATTERNS: dict[str, tuple[str, bool, bool]] = {  # name: (pattern, AS
     "regex_class": (REGEX_CLASS_PATTERN, True, False),
     "spaceless_script": (SPACELESS_SCRIPT_PATTERN, False, False),
     "passphrase": (JOINED_WORDS_PATTERN, True, False),
+    "app_password": (LETTER_GROUPS_PATTERN, True, False),
 }
 
 
@@ -4575,7 +4793,7 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         return (offset, index, family, (value, None)), match.end(), "secret"
     password = groups.get("password") is not None
     key_start = match.start("key") if groups.get("key") is not None else -1
-    identifier = ""
+    identifier, identifier_start = "", key_start
     if key_start >= 0:
         key_end = match.end("key")
         key = KeyReading(text, key_start, key_end)
@@ -4595,6 +4813,11 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         if not _connector_fits(text, between, identifier_start, match.end(group), quoted):
             return None, resume, "connector"
     if groups.get("spaced") is not None:
+        if groups["spaced"].strip("(") and identifier_start != key_start:
+            # Words are read between a key and its value only after a key
+            # that is a word of its own (пароль от вайфая …), not the end
+            # of a name (htpasswd -b .htpasswd deploy …: arguments).
+            return None, key_end, "words-after-a-name"
         if not a_value_standing_alone(value):
             return None, (key_end if key_start >= 0 else match.end()), "not-standing-alone"
         password = False  # a name is a name after any key here: Token UniswapV3Pool
@@ -4942,12 +5165,17 @@ def a_value_standing_alone(value: str) -> bool:
     v2.3.1, token T1234); and not made of words, acronyms and numbers as
     the names of models, contracts, classes and standards are
     (Qwen2.5-Coder-7B, MockERC20, OAuth2+PKCE, PR#512).  One with ":" or
-    "=" is an assignment of its own (-passout pass:…), read where the scan
-    goes on; one that starts as a path or a variable is not one (deploy key
-    ~/.ssh/deploy_ed25519)."""
+    "=" after a name is an assignment of its own (-passout pass:…), read
+    where the scan goes on, but generated passwords hold "=" too
+    (6QKKb@p%YYVc=qIB); one that starts as a path or a variable, or is a
+    call, is not one (deploy key ~/.ssh/deploy_ed25519)."""
     scanner = _secret_scanner()
-    if ":" in value or "=" in value or value[0] in STANDALONE_NOT_FIRST:
+    if _assigns_a_name(value) or value[0] in STANDALONE_NOT_FIRST:
         return False
+    if "(" in value and scanner.call.fullmatch(value):
+        return False  # code: hashAlgorithm(pbkdf2-sha512)
+    if len(value) >= MIN_HEX_KEY_CHARS and HEX_DIGITS.issuperset(value.lower()) and not value.isdigit():
+        return True  # a hex key (api key 060e6a91…): no word or name is one
     has_cases = value.lower() != value and value.upper() != value
     if not has_cases and STANDALONE_SYMBOLS.isdisjoint(value):
         return False
@@ -4958,6 +5186,13 @@ def a_value_standing_alone(value: str) -> bool:
     if len(scanner.digit_edge.findall(value)) > MAX_NAME_DIGIT_EDGES:
         return True
     return not all(scanner.vowel.search(run) for run in scanner.long_lower_run.findall(value))
+
+
+def _assigns_a_name(value: str) -> bool:
+    """Whether the value is a name, then ":" or "=": made of identifier
+    characters up to its first sign (pass:…, user=…, https://…)."""
+    head = value.split("=", 1)[0].split(":", 1)[0]
+    return len(head) < len(value) and head.strip(IDENTIFIER_CHARS) == ""
 
 
 def _names_by_attribute(opening: str) -> bool:
@@ -5039,10 +5274,27 @@ def a_passphrase(value: str, password: bool) -> bool:
     return not _is_placeholder(scanner, value)
 
 
+def an_app_password(value: str, password: bool) -> bool:
+    """An app password after a key that names a password (SMTP_PASSWORD=,
+    EMAIL_HOST_PASSWORD =, login(user, "…")): not a placeholder (its groups
+    read joined by "-": "your pass goes here"), a run or a word said again."""
+    scanner = _secret_scanner()
+    if not password or scanner.app_password.fullmatch(value) is None:
+        return False
+    letters = value.replace(" ", "")
+    if len(set(letters)) < APP_PASSWORD_MIN_LETTERS or _mostly_runs(letters):
+        return False
+    if _is_placeholder(scanner, value.replace(" ", "-")):
+        return False
+    vowels = sum(letter in APP_PASSWORD_VOWELS for letter in letters)
+    groups = (letters[at : at + 4] for at in range(0, len(letters), 4))
+    return " " in value or vowels <= APP_PASSWORD_MAX_VOWELS or any(map(APP_PASSWORD_VOWELS.isdisjoint, groups))
+
+
 # Shapes that make a value after its key a credential whatever
 # VALUE_JUDGEMENTS would say; each is given the value and whether the key
 # names a password.
-VALUE_SHAPES: tuple[Callable[[str, bool], bool], ...] = (a_passphrase,)
+VALUE_SHAPES: tuple[Callable[[str, bool], bool], ...] = (a_passphrase, an_app_password)
 
 
 def short_or_spaced(value: str, _password: bool) -> str | None:
@@ -5055,7 +5307,10 @@ def short_or_spaced(value: str, _password: bool) -> str | None:
 
 
 def a_word(value: str, _password: bool) -> str | None:
-    """A word in any script, of one case or Capitalized: "stocké", "Пароль"."""
+    """A word in any script, of one case or Capitalized: "stocké", "Пароль";
+    also joined to another by an apostrophe, as prose reads on after a key
+    ("sull'etichetta", "Django's")."""
+    value = value.replace("'", "") if value[:1] != "'" and value[-1:] != "'" else value
     if value.isalpha() and (value.islower() or value.isupper() or value[1:].islower()):
         return "word"
     return None

@@ -612,6 +612,16 @@ def _selection_shapes() -> dict[str, bytes]:
                 # part, and after "is" before "to".
                 ("a key word, a word after it and an of word", "contrase\u00f1a nueva del a b c d ", distinct_text),
                 ("a key word, is, a participle and a to word", "wachtwoord is gewijzigd naar ", distinct_text),
+                # Words between a key and a value set off by a space, or
+                # before a sign; parts joined by the symbols that end values.
+                ("a key word, an of word and words before a digit", "пароль от a b 1 ", distinct_text),
+                ("a key word, words and a sign", "password a b: ", distinct_text),
+                ("a key word and parts joined by symbols", "password=&a(b[c{d<e;f ", distinct_text),
+                # A relative word after a comma, "namely" after an "of" part,
+                # and values that open with a bracket.
+                ("a key word, a comma and a relative word", "key, that a b c d e f g h i j ", distinct_text),
+                ("a key word, an of part and a comma", "password for a b c d, namely ", distinct_text),
+                ("a key word and values that open with a bracket", "password: (1{a[2<b ", distinct_text),
             )
         },
         "a key and a space before a long word": json.dumps(

@@ -42,7 +42,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from secret_samples import ALNUM, DIGITS, HEX, UPPER, mixed, rand
+from secret_samples import ALNUM, DIGITS, HEX, LOWER, UPPER, mixed, rand
 
 REFUSE = "refuse"
 PASS = "pass"
@@ -282,6 +282,20 @@ def amp_password(rng: random.Random) -> str:
     return body[:at] + "&" + body[at:] + rng.choice("!@#$%^*")
 
 
+def all_symbols_password(rng: random.Random) -> str:
+    """KeePass's and 1Password's password with every symbol allowed: 16 to
+    22 characters, three to five of them symbols, anywhere, the first
+    included, two of them symbols that end a value in some syntax (quotes
+    and the backslash left out: they end or escape a value)."""
+    symbols = KEEPASS_SPECIAL.translate(str.maketrans("", "", "\"'`\\"))
+    body = list(mixed(ALNUM, rng.randint(13, 17), rng))
+    drawn = [rng.choice(KEEPASS_CUTTING.replace("`", "")) for _ in range(2)]
+    drawn += [rng.choice(symbols) for _ in range(rng.randint(1, 3))]
+    for symbol in drawn:
+        body.insert(rng.randint(0, len(body)), symbol)
+    return "".join(body)
+
+
 def passphrase(rng: random.Random, sep: str, count: int = 3, digit: bool = False, cap: bool = False) -> str:
     """Bitwarden's passphrase (three words joined by "-" by default, with
     options to capitalize and to add a number) and 1Password's memorable
@@ -330,6 +344,7 @@ VALUES = {
     "pw": manager_password,
     "pwamp": amp_password,
     "pwcut": cut_password,
+    "pwall": all_symbols_password,
     "phrase": lambda rng: passphrase(rng, "-"),
     "phrase_dot": lambda rng: passphrase(rng, "."),
     "phrase_us": lambda rng: passphrase(rng, "_"),
@@ -435,6 +450,46 @@ SECRET[1] = [
     ("ru", "{Pw_word} изменён на {pw}"),
     ("sv", "{Pw_word}et är ändrat till {pw}"),
     ("es", "La {pw_word} se cambió a {pw}"),
+    # A key, what it is for and the value after a space, no verb or sign:
+    # notes, chat, and languages that leave "is" out (Russian).
+    ("ru", "{Pw_word} от вайфая {pw}"),
+    ("ru", "{pw_word} от роутера {pw} если что"),
+    ("fr", "{pw_word} wifi {pw}"),
+    ("es", "{pw_word} del wifi {pw} por si acaso"),
+    ("pl", "{pw_word} do wifi {pw}"),
+    ("nl", "{pw_word} wifi {pw}"),
+    ("pt", "{pw_word} do wifi {pw}"),
+    ("it", "{pw_word} del wifi {pw}"),
+    # Words chats use for a password, an access code or a token: "mdp"
+    # (French forums' mot de passe), "비번" (Korean chat's 비밀번호), a
+    # captive portal's or guest network's access code, a console's access
+    # token and "API-nyckeln" (the Swedish console's key, in its definite
+    # form), "Wi-Fiのキー" (a Japanese router manual's Wi-Fi key).
+    ("fr", "bonjour le nouveau mdp du routeur : {pw} :)"),
+    ("fr", "mdp admin = {pw} (le dis à personne lol)"),
+    ("fr", "salut, le code d'accès du portail c'est {pw}"),
+    ("es", "el código de acceso del portal es {pw}, no me deja entrar"),
+    ("de", "Zugangscode fürs Gäste-WLAN: {pw}"),
+    ("ru", "код доступа: {pw}"),
+    ("ru", "токен доступа: {tok}"),
+    ("ko", "액세스 토큰: {tok}"),
+    ("ja", "アクセストークンは {tok} です どうすればいい？"),
+    ("ko", "공유기 비번 {pw} 👍"),
+    ("sv", "API-nyckeln: {tok}"),
+    ("ja", "Wi-Fiのキー：{pw}"),
+    # A value between corner brackets (Japanese, Chinese) or guillemets
+    # with spaces inside, after a key and words about it.
+    ("ja", "{pw_word}は「{pw}」です。なぜ弾かれるのでしょうか"),
+    ("zh", "{pw_word}是『{pw}』，为什么连不上？"),
+    ("ru", "{Pw_word} к wifi « {pw} »"),
+    # The Windows Wi-Fi dialog's "network security key", copied with its label.
+    *((lang, "{Net_key}: {pw}") for lang in ("fr", "es", "pt", "it", "pl", "ru", "tr")),
+    # Conversation summaries, written about the user: a value glued to its
+    # key where the script has no spaces, a French elision, a corner quote.
+    ("zh", "用户提供了数据库{pw_word}{pw}，并询问为什么连接失败。"),
+    ("ja", "ユーザーはWi-Fiの{pw_word}{pw}を共有しました。"),
+    ("fr", "La clé API de l'utilisateur est {tok}."),
+    ("ja", "{pw_word}は「{pwall}」です。なぜ弾かれるのでしょうか"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -509,6 +564,46 @@ CLEAN[1] = [
     ("ru", "{Pw_word} изменён на более длинный"),
     ("sv", "{Pw_word}et är ändrat till något längre nu"),
     ("es", "La {pw_word} se cambió a principios de mes"),
+    # The same words before a network's name, a model or a number.
+    ("ru", "{Pw_word} от вайфая {ssid} не подходит"),
+    ("ru", "{pw_word} от вайфая 5 ГГц другой"),
+    ("fr", "{pw_word} wifi {ssid} introuvable"),
+    ("es", "{pw_word} del wifi 5G distinta"),
+    ("pl", "{pw_word} do wifi {ssid} nie działa"),
+    ("nl", "{pw_word} wifi {ssid} werkt niet"),
+    ("pt", "{pw_word} do wifi {ssid} não funciona"),
+    ("it", "{pw_word} del wifi {ssid} non funziona"),
+    # The same words around no value.
+    ("fr", "bonjour, j'ai oublié le mdp du routeur, comment le réinitialiser ?"),
+    ("fr", "mdp admin = celui du coffre, demande à Paul"),
+    ("fr", "salut, le code d'accès du portail c'est celui reçu par SMS"),
+    ("es", "el código de acceso del portal es el que llega por correo"),
+    ("de", "Zugangscode fürs Gäste-WLAN: steht auf dem Zettel am Kühlschrank"),
+    ("ru", "код доступа: придёт в SMS через минуту"),
+    ("ru", "токен доступа истёк, как его обновить?"),
+    ("ko", "액세스 토큰: 환경 변수에서 읽어요"),
+    ("ja", "アクセストークンは環境変数から読み込みます"),
+    ("ko", "공유기 비번 까먹었어요 ㅠㅠ 초기화 방법 있나요?"),
+    ("sv", "API-nyckeln: finns i valvet"),
+    ("ja", "Wi-Fiのキー：ルーターの裏のラベルを見てください"),
+    ("ja", "{pw_word}は「いつもの」です。なぜ弾かれるのでしょうか"),
+    ("zh", "{pw_word}是『生日加名字』，为什么连不上？"),
+    ("ru", "{Pw_word} к wifi « на наклейке роутера »"),
+    ("fr", "{Net_key} : voir l'étiquette sous la box"),
+    ("es", "{Net_key}: la que viene en la pegatina del router"),
+    ("pt", "{Net_key}: está no adesivo do roteador"),
+    ("it", "{Net_key}: è sull'etichetta del modem"),
+    ("pl", "{Net_key}: jest na naklejce routera"),
+    ("ru", "{Net_key}: смотрите наклейку на роутере"),
+    ("tr", "{Net_key}: modemin arkasında yazıyor"),
+    ("zh", "用户提供了数据库{pw_word}，并询问为什么连接失败。"),
+    ("zh", "我忘记了WiFi{pw_word}ABC-123怎么办"),
+    ("ja", "ユーザーはWi-Fiの{pw_word}リセット方法を尋ねました。"),
+    ("fr", "La clé API de l'utilisateur est révoquée."),
+    ("ja", "{pw_word}は「保管庫にあります」"),
+    # Japanese and Chinese end a value where their script starts again.
+    ("ja", "{pw_word}はadminですか？"),
+    ("zh", "{pw_word}是admin吗？"),
 ]
 
 SECRET[2] = [
@@ -549,6 +644,28 @@ SECRET[2] = [
     ("de", "Das Passwort für den Router, falls du es brauchst, lautet {pw}"),
     ("es", "login: {user} / {pw}"),
     ("fr", "Le mot de passe que Julien a mis sur le NAS est {pw}"),
+    # A word or three about whose key it is, then ":", an arrow or "is".
+    ("nl", "{Pw_word} database: {pw}"),
+    ("it", "{pw_word} wifi di casa: {pw} perché il telefono non si collega?"),
+    ("es", "{pw_word} wifi casa → {pw}"),
+    ("fr", "Mon {pw_word} postgres est {pw}, pourquoi psql refuse ?"),
+    ("nl", "het nieuwe wifi-{pw_word} wordt {pw}"),
+    ("ru", "{pw_word} администратора роутера теперь {pw} помогите"),
+    ("zh", "新{pw_word}设置为{pw}了"),
+    ("ko", "{pw_word}를 {pw}로 바꿨는데 로그인이 안 돼요"),
+    # A summary's "namely" after a comma.
+    ("en", "The assistant explained how to rotate the NAS admin password, namely {pw}, after Tom pasted it."),
+    ("pl", "Asystent wyjaśnił, jak zmienić {pw_word} administratora NAS, a mianowicie {pw}, po wklejeniu."),
+    ("fr", "le {pw_word}, à savoir {pw}, ne marche plus"),
+    ("ru", "{pw_word}, а именно {pw}, не подходит"),
+    ("es", "la {pw_word} del router, es decir {pw}, no funciona"),
+    # A relative clause after a comma ("…, which is …"); "namely" after an "of" part.
+    ("en", "The staging API key, which is {tok}, expired yesterday."),
+    ("es", "Se habló de un despliegue fallido; la clave de API, que es {tok}, fue rechazada."),
+    ("fr", "Le mot de passe, qui est {pw}, ne marche plus."),
+    ("en", "the password for the NAS, namely {pw}, was changed"),
+    ("pt", "O assistente explicou como trocar a senha do banco de dados, ou seja {pw}, depois."),
+    ("es", "la contraseña del router de casa, es decir {pw}, no funciona"),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -589,6 +706,25 @@ CLEAN[2] = [
     ("en", "login: {user} / password: see the vault"),
     ("fr", "Le mot de passe que Julien a mis sur le NAS est expiré"),
     ("en", "credentials: {user} / the usual one"),
+    # The same words before what the value is about, not the value.
+    ("en", "password manager: 1Password, synced to the phone"),
+    ("en", "Password policy: hashAlgorithm(pbkdf2-sha512) and length(14)"),
+    ("es", "{pw_word} wifi casa → en la nevera"),
+    ("fr", "Mon {pw_word} postgres est expiré, pourquoi ?"),
+    ("nl", "{Pw_word} database: zie de kluis"),
+    ("ru", "{pw_word} администратора роутера теперь другой"),
+    ("ko", "{pw_word}를 잊어버렸어요"),
+    ("en", "the token hash is {{sha256 of the token}}, not the token"),
+    ("en", "The assistant explained how to rotate the NAS admin password, namely the one in the vault."),
+    ("fr", "le {pw_word}, à savoir celui du coffre, a expiré"),
+    ("ru", "{pw_word}, а именно тот, что в сейфе, устарел"),
+    ("es", "la {pw_word} del router, es decir la de fábrica, no funciona"),
+    ("en", "The staging API key, which is stored in Vault, expired yesterday."),
+    ("es", "La clave de API, que es de solo lectura, caduca en junio."),
+    ("fr", "Le mot de passe, qui est trop court, a été refusé."),
+    ("en", "the password for the NAS, namely the one on the sticker, was changed"),
+    ("pt", "a senha do banco de dados, ou seja a de produção, expirou"),
+    ("es", "la contraseña del router de casa, es decir la de fábrica, no funciona"),
 ]
 
 SECRET[3] = [
@@ -717,6 +853,28 @@ SECRET[4] = [
     ("de", "Neues Passwort: {pwcut}"),
     ("en", "--db-password {pwcut} --db-user {user}"),
     ("es", "mi {pw_word} es {pwamp}, ¿por qué falla?"),
+    # Every symbol a generator may draw, the first character included.
+    ("en", "my password is {pwall} what am i doing wrong"),
+    ("en", "db_password={pwall}"),
+    ("en", "psql: password {pwall} fails but works in pgadmin??"),
+    ("en", "api secret = {pwall}"),
+    ("en", "password={pwall}&user={user} is what the form posts"),
+    ("pl", "nowe {pw_word}: {pwall}"),
+    ("zh", "{pw_word}是{pwall} 谢谢！"),
+    ("tr", "{pw_word}: {pwall} yardım"),
+    ("pt", "a {pw_word} do Wi-Fi é {pwall}"),
+    ("ru", "я сменил {pw_word} на {pwall}"),
+    # A generated password that starts with an opening bracket.
+    ("en", "Password: {pwopen}"),
+    ("en", "the new admin password is {pwopen}"),
+    ("de", "Passwort: {pwopen}"),
+    ("fr", "mot de passe : {pwopen}"),
+    ("es", "la contraseña es {pwopen}"),
+    ("sv", "lösenordet till routern är {pwopen}"),
+    ("zh", "密码：{pwopen}"),
+    ("ru", "пароль: {pwopen}"),
+    ("nl", "wachtwoord: {pwopen}"),
+    ("pl", "hasło: {pwopen}"),
 ]
 CLEAN[4] = [
     ("en", "https://{host}/login?password=&user={user}"),
@@ -756,6 +914,31 @@ CLEAN[4] = [
     ("de", "Neues Passwort: (kommt per SMS) & Benutzername: {user}"),
     ("en", "--db-password <pw> --db-user {user}"),
     ("es", "mi {pw_word} es larga & segura, ¿la cambio?"),
+    # The same keys before code, placeholders and markup holding those symbols.
+    ("en", "my password is {{redacted}} what am i doing wrong"),
+    ("en", "db_password=os.environ['DB_PASSWORD'],"),
+    ("en", "psql: password <hidden> fails but works in pgadmin??"),
+    ("en", "api secret = Field(alias='API_SECRET')"),
+    ("en", "password=&user={user} is what the form posts when the field is empty"),
+    ("pl", "nowe {pw_word}: (w sejfie), stare: [usunięte]"),
+    ("zh", "{pw_word}是<在保险箱里> 谢谢！"),
+    ("tr", "{pw_word}: ${{DB_PASS}} yardım"),
+    ("pt", "a {pw_word} do Wi-Fi é <senha>&lt;/senha&gt;"),
+    ("ru", "я сменил {pw_word} на [скрыто]"),
+    ("en", "db password: &db_pw anchor, then *db_pw in each service, does that work?"),
+    ("en", "the api key pattern is AIza[0-9A-Za-z\\-_]{{35}} if you want to grep for it"),
+    ("en", "auth = HTTPBasicAuth(os.environ['API_USER'], os.environ['API_TOKEN'])"),
+    # A value that starts with a bracket: placeholders, templates and code keep passing.
+    ("en", "password: <your password here>"),
+    ("en", "password: [redacted]"),
+    ("en", "root password: (see the vault)"),
+    ("en", "tls.key: <base64 key>"),
+    ("en", "db_password = (get_secret('db'))"),
+    ("en", "api_token: [a-zA-Z0-9]{{40}}"),
+    ("de", "Passwort: <Ihr Passwort>"),
+    ("fr", "mot de passe : [masqué]"),
+    ("es", "contraseña: (la de siempre)"),
+    ("zh", "密码：<你的密码>"),
 ]
 
 SECRET[5] = [
@@ -800,6 +983,16 @@ SECRET[5] = [
     ("pl", 'wywołuję `session.login("{user}", "{pw}")` i dostaję 401'),
     ("en", "r = requests.post(url, auth=HTTPDigestAuth('{user}', '{pw}'))"),
     ("en", "imap = imaplib.IMAP4_SSL('{host}')\nimap.login('{user}@example.org', '{pw}')"),
+    # ldap3's tutorial (Connection(server, user, password, auto_bind=True)),
+    # the MinIO Python SDK quickstart, simple_salesforce's README.
+    ("en", "conn = Connection(server, 'cn=admin,dc=example,dc=org', '{pw}', auto_bind=True)\nwhy invalidCredentials?"),
+    ("en", 'client = Minio("{host}:9000", "{user}", "{pw}", secure=False)'),
+    ("en", "sf = Salesforce('{user}@example.org', '{pw}', '{tok}')  # works in sandbox only"),
+    # PowerShell's help for ConvertTo-SecureString and Get-Credential.
+    ("en", "$cred = New-Object PSCredential \"{user}\", (ConvertTo-SecureString '{pw}' -AsPlainText -Force)"),
+    ("de", 'warum klappt `ConvertTo-SecureString -String "{pw}" -AsPlainText -Force` im Task nicht?'),
+    # Google's app password page shows it in four groups of four letters.
+    ("en", 'gmail keeps saying 535:\nserver.login("{user}@gmail.com", "{app_pw}")'),
 ]
 CLEAN[5] = [
     ("en", "```python\nserver = smtplib.SMTP_SSL('smtp.gmail.com', 465)\nserver.login(user, password)\n```"),
@@ -840,6 +1033,12 @@ CLEAN[5] = [
     ("en", "r = requests.post(url, auth=HTTPDigestAuth('{user}', '********'))"),
     ("en", "client.connect('{host}', 8883, 60)"),
     ("en", "db = redis.Redis('{host}', 6379, 0, 'redis-password-from-vault')"),
+    ("en", "conn = Connection(server, 'cn=admin,dc=example,dc=org', bind_pw, auto_bind=True)\nwhy invalidCredentials?"),
+    ("en", 'client = Minio("{host}:9000", access_key, secret_key, secure=False)'),
+    ("en", "sf = Salesforce(username=user, password=pw, security_token=tok)  # works in sandbox only"),
+    ("en", '$cred = New-Object PSCredential "{user}", (ConvertTo-SecureString $env:SVC_PW -AsPlainText -Force)'),
+    ("de", "warum klappt `ConvertTo-SecureString -String $plain -AsPlainText -Force` im Task nicht?"),
+    ("en", 'gmail keeps saying 535:\nserver.login("{user}@gmail.com", app_password)'),
 ]
 
 NETSH_DUMP = (
@@ -880,6 +1079,8 @@ SECRET[6] = [(lang, NETSH_DUMP.replace("{value}", "{pw}")) for lang in NETSH_KEY
     ("en", "rabbitmqctl change_password {user} {pw}"),
     ("en", "cmdkey /add:{host} /user:{user} /pass:{pw}"),
     ("fr", "netsh m'affiche « {netsh_key} : {pw} », c'est bien le mot de passe ?"),
+    # The Windows Wi-Fi properties dialog, Security tab, typed out.
+    ("en", "Security type: WPA2-Personal\nEncryption type: AES\nNetwork security key: {pw}"),
 ]
 # Without key=clear netsh prints no key line; people then ask where it is.
 NETSH_NO_KEY = (
@@ -928,6 +1129,7 @@ CLEAN[6] = (
         ("en", "cmdkey /add:{host} /user:{user} /pass   (prompts for it)"),
         ("fr", "netsh n'affiche pas « {netsh_key} » sans key=clear"),
         ("en", 'wpa_passphrase "{ssid}" < passphrase.txt > wpa.conf'),
+        ("en", "Security type: WPA2-Personal\nEncryption type: AES\nNetwork security key: hidden until I tick the box"),
     ]
 )
 
@@ -982,6 +1184,15 @@ SECRET[7] = [
     ("it", "la chiave API è {hex32}"),
     ("en", "<hudson.util.Secret>{jenkins}</hudson.util.Secret>"),
     ("en", "MANDRILL_KEY: {HEX32}"),
+    # Configuration pasted from a cluster, a database console, Terraform
+    # and a Cisco switch (the IOS configuration guides' forms).
+    ("en", 'env:\n  - name: SMTP_PASS  # prod\n    value: "{pw}"\n  - name: SMTP_HOST\n    value: {host}'),
+    ("en", "kind: Secret\nmetadata:\n  name: db-creds\ntype: Opaque\nstringData:\n  password: {pw}"),
+    ("en", "mysql> SET PASSWORD FOR 'root'@'localhost' = '{pw}';  -- temp"),
+    ("en", 'variable "admin_password" {{\n  type    = string\n  default = "{pw}"\n}}'),
+    ("en", "enable password {router_pw}"),
+    ("en", "username {user} privilege 15 password 0 {tok}"),
+    ("en", "snmp-server community {tok} RW"),
 ]
 CLEAN[7] = [
     ("en", "MD5 checksum={hex32}"),
@@ -1036,6 +1247,13 @@ CLEAN[7] = [
     ("en", "<hudson.util.Secret>${{JENKINS_SECRET}}</hudson.util.Secret>"),
     ("en", "PUBLIC_KEY={hex64}"),
     ("en", "CACHE_KEY={hex32}"),
+    ("en", "- name: SMTP_PASS  # from the vault\n  valueFrom:\n    secretKeyRef:\n      name: smtp"),
+    ("en", "kind: Secret\nmetadata:\n  name: db-creds\ntype: Opaque\nstringData:\n  password: ${{DB_PASSWORD}}"),
+    ("en", "mysql> SET PASSWORD FOR 'root'@'localhost' = @new_pw;  -- from the script"),
+    ("en", 'variable "admin_password" {{\n  type      = string\n  sensitive = true\n}}'),
+    ("en", "enable password is the old one, should I switch to enable secret 9?"),
+    ("en", "username {user} privilege 15 secret 9 is what the guide says, right?"),
+    ("en", "snmp-server community public RO"),
 ]
 
 SECRET[8] = [
@@ -1076,6 +1294,8 @@ SECRET[8] = [
     ("ko", "DB_PASSWORD는 {pw}입니다"),
     ("en", "the scanner pattern is `sk-[A-Za-z0-9]{{48}}` and my key is OPENAI_API_KEY={tok}"),
     ("ja", "トークンはGITLAB_TOKENの値：{tok}です"),
+    ("en", 'EMAIL_HOST_PASSWORD = "{app_pw}"  # the gmail app password'),
+    ("ja", 'GmailのアプリパスワードをSMTP_PASSWORD="{app_pw}"に入れました'),
 ]
 CLEAN[8] = [
     ("en", "GitHub tokens match `ghp_[A-Za-z0-9]{{36}}`; ours are fine-grained now"),
@@ -1128,6 +1348,8 @@ CLEAN[8] = [
     ("en", 'secret_regex: "[A-Fa-f0-9]{{64}}"'),
     ("ja", "トークンはGITLAB_TOKENの値を使います"),
     ("en", "api_key_pattern = '^[a-z0-9]{{32}}$'"),
+    ("en", 'EMAIL_HOST_PASSWORD = os.environ["GMAIL_APP_PASSWORD"]  # 16 letters in four groups'),
+    ("ja", "SMTP_PASSWORDにはGmailのアプリパスワード（16文字、スペースなし）を入れます"),
 ]
 
 # Vendor prefixes, split so that no scanner reads one in this file.
@@ -1141,6 +1363,13 @@ PREFIXED = {
 }
 VALUES.update(PREFIXED)
 SECRET_SLOTS = SECRET_SLOTS | frozenset(PREFIXED)
+# Google's app password, as its page shows it: four groups of four letters.
+VALUES["app_pw"] = lambda rng: " ".join(rand(LOWER, 4, rng) for _ in range(4))
+SECRET_SLOTS = SECRET_SLOTS | {"app_pw"}
+# A generator's password that starts with an opening bracket (KeePass draws
+# the first character from every class it is given).
+VALUES["pwopen"] = lambda rng: rng.choice("([{<") + all_symbols_password(rng)
+SECRET_SLOTS = SECRET_SLOTS | {"pwopen"}
 
 
 @dataclass(frozen=True)

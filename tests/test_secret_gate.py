@@ -1150,6 +1150,28 @@ class TestCaseAndUnicode(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertIsNone(selection_verdict([text]))
 
+    def test_corner_brackets_and_spaced_guillemets_open_a_value(self) -> None:
+        """Japanese and Chinese set a value off with corner brackets, French
+        and Ukrainian with guillemets and spaces inside them, also after a
+        key and a word about it with no verb; the closing one ends the
+        value, and words between them are no value."""
+        for text in (
+            "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f\u300c" + MADE_UP + "\u300d\u3067\u3059",
+            "\u5bc6\u7801\u662f\u300e" + MADE_UP + "\u300f",
+            "\u30d1\u30b9\u30ef\u30fc\u30c9\uff1a\u300c" + MADE_UP + "\u300d",
+            "\u043f\u0430\u0440\u043e\u043b\u044c \u0434\u043e wifi \u00ab " + MADE_UP + " \u00bb",
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
+        for text in (
+            "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f\u300c\u3044\u3064\u3082\u306e\u300d\u3067\u3059",
+            "\u30d1\u30b9\u30ef\u30fc\u30c9\u306f\u300cDB_PASSWORD\u300d\u306b\u5165\u308c\u3066\u304f\u3060\u3055\u3044",
+            "\u043f\u0430\u0440\u043e\u043b\u044c \u0434\u043e wifi \u00ab \u043d\u0430 "
+            "\u043d\u0430\u043a\u043b\u0435\u0439\u0446\u0456 \u00bb",
+        ):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
     def samples(self) -> list[str]:
         rng = random.Random(5)
         return [make(rng)[0] for make in EXAMPLES.values()] + PROSE_ABOUT_SECRETS + REFERENCES
@@ -1412,6 +1434,8 @@ class TestAssignmentForms(unittest.TestCase):
             "YAML >-": (f"api_token: >-\n  {token}\n", assignment),
             ".properties": (f"spring.datasource.password={human}", assignment),
             "TOML": (f'api_token = "{token}"', assignment),
+            "nmcli --show-secrets, padded": (f"802-11-wireless-security.psk:{' ' * 27}{human}", assignment),
+            "padded to a column": (f"DB_PASSWORD:{' ' * 30}{human}", assignment),
             "HCL": (f'  api_token = "{token}"', assignment),
             "Dockerfile ENV": (f"ENV API_TOKEN={token}", assignment),
             "Dockerfile ENV without =": (f"ENV API_TOKEN {token}", assignment),
@@ -1512,6 +1536,40 @@ class TestAssignmentForms(unittest.TestCase):
             "Kubernetes data": (f"apiVersion: v1\nkind: Secret\ndata:\n  config.json: {encoded}\n", k8s),
             "Kubernetes stringData": (f"kind: Secret\ntype: Opaque\nstringData:\n  tls.key: {token}\n", k8s),
             "Kubernetes, data first": (f"data:\n  settings.ini: {encoded}\n---\nkind: Secret\n", k8s),
+            "Kubernetes, after metadata": (
+                f"kind: Secret\nmetadata:\n  name: db-creds\nstringData:\n  password: {human}\n",
+                k8s,
+            ),
+            "Kubernetes env, a comment after the name": (
+                f'env:\n  - name: SMTP_PASS  # prod\n    value: "{human}"\n',
+                assignment,
+            ),
+            "PowerShell SecureString": (f"ConvertTo-SecureString '{human}' -AsPlainText -Force", flag),
+            "PowerShell -String": (f'$s = ConvertTo-SecureString -String "{pw}" -AsPlainText -Force', flag),
+            "PSCredential": (
+                f'New-Object PSCredential "ops", (ConvertTo-SecureString "{human}" -AsPlainText -Force)',
+                flag,
+            ),
+            "ldap3 Connection": (
+                f"conn = Connection(server, 'cn=admin,dc=example,dc=org', '{human}', auto_bind=True)",
+                assignment,
+            ),
+            "Minio": (f'Minio("s3.local:9000", "minioadmin", "{pw}")', assignment),
+            "Salesforce": (f"sf = Salesforce('ops@example.org', '{pw}', '{token}')", assignment),
+            "MySQL SET PASSWORD": (f"SET PASSWORD FOR 'root'@'localhost' = '{human}';", assignment),
+            "MySQL SET PASSWORD = PASSWORD()": (f"SET PASSWORD = PASSWORD('{human}');", assignment),
+            "IDENTIFIED WITH a plugin BY": (
+                f"ALTER USER 'app'@'%' IDENTIFIED WITH mysql_native_password BY '{human}';",
+                assignment,
+            ),
+            "Terraform variable default": (
+                f'variable "admin_password" {{\n  type = string\n  default = "{pw}"\n}}',
+                assignment,
+            ),
+            "Cisco enable password": (f"enable password {human}", assignment),
+            "Cisco username password 0": (f"username admin privilege 15 password 0 {human}", assignment),
+            "Cisco SNMP community": (f"snmp-server community {human} RW", assignment),
+            "a quote inside a bare value": (f"password={human[:4]}'{human[4:]}", assignment),
         }
 
     def test_every_form_is_refused(self) -> None:
@@ -1571,6 +1629,31 @@ class TestAssignmentForms(unittest.TestCase):
     def test_kubernetes_data_outside_a_secret_passes(self) -> None:
         encoded = base64.b64encode(b"log_level=debug").decode()
         self.assertIsNone(cp.find_secret(f"kind: ConfigMap\nbinaryData:\n  x: 1\ndata:\n  app.ini: {encoded}\n"))
+
+    def test_a_secret_s_metadata_is_no_data_and_a_reference_is_no_value(self) -> None:
+        """metadata: ends in "data:" but names the Secret: its name is no
+        value; a variable or an empty value under stringData: passes."""
+        for value in ("${DB_PASSWORD}", '""', "{{ .Values.dbPassword }}"):
+            text = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-creds\ntype: Opaque\nstringData:\n"
+            with self.subTest(value=value):
+                self.assertIsNone(cp.find_secret(text + f"  password: {value}\n"))
+
+    def test_the_new_forms_pass_with_a_reference_or_a_placeholder(self) -> None:
+        for text in (
+            "$s = ConvertTo-SecureString $env:SVC_PW -AsPlainText -Force",
+            "$s = Read-Host -AsSecureString; ConvertTo-SecureString -String $plain -AsPlainText -Force",
+            "SET PASSWORD FOR 'root'@'localhost' = @new_pw;",
+            'variable "admin_password" {\n  type      = string\n  sensitive = true\n}',
+            'variable "region" {\n  default = "eu-west-1"\n}',
+            "snmp-server community public RO",
+            "enable secret 9 $9$abc",
+            "- name: SMTP_PASS  # from the vault\n  valueFrom:\n    secretKeyRef:\n      name: smtp",
+            "conn = Connection(server, 'cn=admin,dc=example,dc=org', bind_pw, auto_bind=True)",
+            "requests.post(url, headers={'Authorization': f'Bearer {token}'})",
+            "Secret key: Django's SECRET_KEY comes from the environment",
+        ):
+            with self.subTest(text=text[:40]):
+                self.assertIsNone(cp.find_secret(text))
 
 
 # Prose about credentials that holds none: what summaries of coding
@@ -1657,6 +1740,40 @@ class TestNearIdenticalPairs(unittest.TestCase):
                 hit = cp.find_secret(text)
                 self.assertEqual(None if hit is None else hit[1], rule)
 
+    def test_czech_and_ukrainian_words_and_labels_are_read_and_prose_around_them_passes(self) -> None:
+        """Languages the paste corpus has no words of: Czech "heslo"
+        (password) with its "k" (for), "na" (on, to) and "je" (is), "API
+        kl\u00ed\u010d", the Windows Wi-Fi dialog's network security key
+        (Czech, Ukrainian) and netsh's key content line (Czech, Ukrainian)."""
+        netsh = "    {}            : "
+        for text, rule in (
+            ("heslo k wifi je " + MADE_UP, "credential-assignment"),
+            ("heslo k wifi je na \u0161t\u00edtku routeru", None),
+            ("Heslo k datab\u00e1zi: " + MADE_UP + " n\u011bjak\u00fd n\u00e1pad?", "credential-assignment"),
+            ("Heslo k datab\u00e1zi: zeptej se admina", None),
+            ("heslo na router: " + MADE_UP + " d\u00edky", "credential-assignment"),
+            ("zm\u011bnil jsem heslo na " + MADE_UP + " a nejde to", "credential-assignment"),
+            ("zm\u011bnil jsem heslo na siln\u011bj\u0161\u00ed", None),
+            ("api kl\u00ed\u010d: " + MADE_UP + "b7", "credential-assignment"),
+            ("api kl\u00ed\u010d najde\u0161 v konzoli", None),
+            ("Kl\u00ed\u010d zabezpe\u010den\u00ed s\u00edt\u011b: " + MADE_UP, "credential-assignment"),
+            ("Kl\u00ed\u010d zabezpe\u010den\u00ed s\u00edt\u011b: na \u0161t\u00edtku", None),
+            (
+                "\u041a\u043b\u044e\u0447 \u0431\u0435\u0437\u043f\u0435\u043a\u0438 "
+                "\u043c\u0435\u0440\u0435\u0436\u0456: " + MADE_UP,
+                "credential-assignment",
+            ),
+            (netsh.format("Obsah kl\u00ed\u010de") + MADE_UP, "credential-flag"),
+            (netsh.format("Kl\u00ed\u010d zabezpe\u010den\u00ed") + "Existuje", None),
+            (
+                netsh.format("\u0412\u043c\u0456\u0441\u0442 \u043a\u043b\u044e\u0447\u0430") + MADE_UP,
+                "credential-flag",
+            ),
+        ):
+            with self.subTest(text=text):
+                hit = cp.find_secret(text)
+                self.assertEqual(None if hit is None else hit[1], rule)
+
     def test_each_word_for_password_beyond_ascii_is_read(self) -> None:
         words = (
             *(
@@ -1730,7 +1847,7 @@ class TestKeyJudgements(unittest.TestCase):
         *("database", "db", "decryption", "deploy", "encryption", "hmac", "jwt", "license", "master"),
         *("network", "priv", "private", "root", "secret", "service", "session", "shared", "signing"),
         *("storage", "subscription", "webhook", "wep", "wi-fi", "wifi", "wireless", "wlan", "wpa", "wpa2"),
-        *("wpa2-psk", "wpa3"),
+        *("wpa2-psk", "wpa3", "security"),
     )
     PASS_QUALIFIERS = ("admin", "db", "login", "root", "router", "ssh", "sudo", "user", "vpn", "wi-fi", "wifi", "wlan")
 
@@ -1948,6 +2065,10 @@ class TestValueJudgements(unittest.TestCase):
             ("!vault-encrypted", "placeholder"),
             ("__DB_PASSWORD__", "placeholder"),
             ("RAW({{sftp.password}})", "placeholder"),
+            ("<your-password>", "placeholder"),
+            ("{{ secrets.DB_PASSWORD }}", "placeholder"),
+            ("[redacted-2024]", "placeholder"),
+            ("<base64", "placeholder"),
         ],
         "a_jose_header": [
             ("eyJhbGciOiJIUzI1NiJ9", "jose-header"),
@@ -2000,6 +2121,15 @@ class TestValueJudgements(unittest.TestCase):
                 with self.subTest(judgement=name, value=value):
                     self.assertEqual(judgement(value, False), reason)
 
+    def test_a_generated_password_that_opens_with_a_bracket_is_no_placeholder(self) -> None:
+        """A bracket that closes around a word, or opens a word alone, is a
+        template; one followed by a generator's symbols before it closes,
+        or by brackets of another kind, is the password's first character."""
+        for value in ("<W{tR12WePXg", "[&z]ktbBZz9HoOY3&V", "{KZM]Hb>qt[i>GDg6T*Ye", "<S,B1FFZy}oVrDP{viGO"):
+            with self.subTest(value=value):
+                self.assertIsNone(cp.a_placeholder(value, True))
+                self.assertIsNotNone(cp.find_secret("password: " + value))
+
     def test_a_jose_header_may_name_each_header_parameter_and_no_claim(self) -> None:
         """RFC 7515's and RFC 7516's header parameters, each beside "alg",
         make a header; a claim of the payload ("sub") makes it more."""
@@ -2036,7 +2166,12 @@ class TestValueJudgements(unittest.TestCase):
             ("gpt-4o-mini", False),
             ("pass:Kx9mQ2vLp7", False),
             ("user=Kx9mQ2vLp7", False),
+            ("https://vault.example/Kx9mQ2", False),
+            # A sign inside what a password generator made, after no name.
+            ("6QKKb@p%YYVc=qIB", True),
+            ("Z1!=VPU7NS%b7w=J", True),
             ("~/.ssh/Id_ed25519", False),
+            ("hashAlgorithm(pbkdf2-sha512)", False),
             ("$Deploy_Key2", False),
             # Names of models, contracts, classes and standards.
             ("Qwen2.5-Coder-7B", False),
@@ -2058,6 +2193,24 @@ class TestValueJudgements(unittest.TestCase):
         ):
             with self.subTest(value=value):
                 self.assertEqual(cp.a_value_standing_alone(value), alone)
+
+    def test_a_hex_key_after_its_key_and_a_space_alone(self) -> None:
+        """A hex run as long as a 128-bit key stands alone, though it has
+        one case and no symbol; words about the key before "is" (a hash
+        of it) keep it from being the key's value."""
+        rng = random.Random(40)
+        for length in (32, 40, 64):
+            key = mixed(HEX, length, rng)
+            for text, refused in (
+                (f"api key {key}", True),
+                (f"client secret {key}", True),
+                (f"the AES key for the backup is {key}, how do I decrypt it?", True),
+                (f"the token hash is {key}", False),
+                (f"commit {key} fixed the token refresh", False),
+                (f"api key {key[:16]}", False),
+            ):
+                with self.subTest(text=text):
+                    self.assertEqual(cp.find_secret(text) is not None, refused)
 
     def test_a_capital_with_digits_reads_as_part_of_a_name_of_one_word_only(self) -> None:
         """UniswapV3Pool and TokenV2 are names; between separators, where
@@ -2133,6 +2286,38 @@ class TestValueJudgements(unittest.TestCase):
         for value in ("db.prod.internal", "spring.datasource.password", "read.only.name-12", "cobalt-orbit-1234567"):
             with self.subTest(value=value):
                 self.assertFalse(cp.a_passphrase(value, True))
+
+    def test_an_app_password_after_a_password_key_is_a_credential(self) -> None:
+        """Sixteen lower-case letters in four groups of four (as Google shows
+        an app password) after a password's key or as a login's password;
+        joined, only when they read as random; never a placeholder, a run,
+        a word said again or words run together."""
+        rng = random.Random(40)
+        spaced = " ".join(rand(LOWER, 4, rng) for _ in range(4))
+        joined = rand("bcdfghjklmnpqrstvwxz", 16, rng)
+        for text in (
+            f'SMTP_PASSWORD="{spaced}"',
+            f"EMAIL_HOST_PASSWORD = '{spaced}'",
+            f'server.login("me@gmail.com", "{spaced}")',
+            f"SMTP_PASSWORD={joined}",
+            f'"password": "{joined}"',
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.judge_text(text)[0][2], "credential-assignment")
+        self.assertFalse(cp.an_app_password(spaced, False))
+        for text in (
+            'SMTP_PASSWORD="xxxx xxxx xxxx xxxx"',
+            'SMTP_PASSWORD="abcd efgh ijkl mnop"',
+            'SMTP_PASSWORD="your pass goes here"',
+            "password=yourpasswordhere",
+            "password=mysecretpassword",
+            "password=passwordpassword",
+            "password=whateveryouwanted",
+            "password=changemechangeme",
+            'the app password is 16 letters, shown as "four groups of four"',
+        ):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.judge_text(text)[0])
 
     def test_random_characters_between_slashes_are_not_a_path(self) -> None:
         rng = random.Random(46)
