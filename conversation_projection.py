@@ -3116,6 +3116,14 @@ MAX_JUDGEMENT_WORK = 300_000
 # texts of the tests' corpora call for at most 13 rows; the largest builds'
 # for none.
 SEARCH_CHARS_PER_WORK = 200
+# And PLACE_WORK for each place a keyword calls a row from (each of its
+# occurrences, once for each row it calls for): a row is tried at each,
+# about 2 microseconds where a key word stands before a connector word
+# ("key to key to …": 1 s for 2 MiB, unbounded).  Conversation text dense
+# in key words (a sentence about a password every 50 characters) reaches
+# the bound near the end of a 2 MiB selection; technical prose (urllib's
+# source) at two thirds of it.
+PLACE_WORK = 1
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -4618,11 +4626,15 @@ class _Keywords:
             held = next((other for other in self.inside if other != word and other in word), None)
             (self.roots if held is None else self.inside[held]).append(word)
 
-    def rows(self, lowered: str) -> list[int]:
+    def calls(self, lowered: str) -> tuple[list[int], int]:
+        """The rows the text's keywords call for, and the places that call:
+        each occurrence of a keyword, once for each row it calls for (a
+        row's search is tried at each)."""
         found = [word for word in self.roots if word in lowered]
         for word in found:  # grows while it is read
             found += [inner for inner in self.inside[word] if inner in lowered]
-        return [row for word in found for row in self.called[word]]
+        rows = [row for word in found for row in self.called[word]]
+        return rows, sum(lowered.count(word) * len(self.called[word]) for word in found)
 
 
 def _literal_prefix_chars(pattern: str) -> int:
@@ -4682,7 +4694,7 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
     best: SecretHit | None = None
     candidates = 0
     values_judged = scanner.values_judged
-    rows = _rows_to_try(scanner, text, lowered)
+    rows, places = _rows_to_try(scanner, text, lowered)
     for index in rows:
         rule = SECRET_RULES[index]
         searched = blanked if rule.judge in READ_BLANKED else text
@@ -4701,7 +4713,7 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
                 best = hit if best is None or hit[:2] < best[:2] else best
                 break
             position = max(resume, match.start() + 1)
-    search_work = len(rows) * len(text) // SEARCH_CHARS_PER_WORK
+    search_work = len(rows) * len(text) // SEARCH_CHARS_PER_WORK + places * PLACE_WORK
     return best, search_work + candidates * CANDIDATE_WORK + (scanner.values_judged - values_judged) * VALUE_WORK
 
 
@@ -4722,16 +4734,22 @@ def escapes_blanked(text: str) -> str:
     return _secret_scanner().escape.sub(" ", text)
 
 
-def _rows_to_try(scanner: _SecretScanner, text: str, lowered: str) -> list[int]:
-    """The rows, in table order, that the text's keywords call for; rows
-    of token shapes only where the text holds a run of MIN_TOKEN_RUN token
-    characters, as every match of theirs does."""
-    rows = scanner.keywords["plain"].rows(lowered) + scanner.always[False]
-    if not text.isascii():
-        rows += scanner.keywords["beyond-ascii"].rows(lowered)
+def _rows_to_try(scanner: _SecretScanner, text: str, lowered: str) -> tuple[list[int], int]:
+    """The rows, in table order, that the text's keywords call for, and the
+    places that call for them (see _Keywords.calls); rows of token shapes
+    only where the text holds a run of MIN_TOKEN_RUN token characters, as
+    every match of theirs does."""
+    kinds = ["plain"] + ["beyond-ascii"] * (not text.isascii())
+    rows = list(scanner.always[False])
     if _holds_a_token_run(text):
-        rows += scanner.keywords["token"].rows(lowered) + scanner.always[True]
-    return sorted(set(rows))
+        kinds.append("token")
+        rows += scanner.always[True]
+    places = 0
+    for kind in kinds:
+        called, calling = scanner.keywords[kind].calls(lowered)
+        rows += called
+        places += calling
+    return sorted(set(rows)), places
 
 
 def hit_family(hit: SecretHit) -> str:
@@ -5617,7 +5635,7 @@ def _shape_inside(value: str) -> str | None:
     win on offset), "apiKey": "sk-…" an sk- key."""
     scanner = _secret_scanner()
     best: SecretHit | None = None
-    for index in _rows_to_try(scanner, value, _lowered(value)):
+    for index in _rows_to_try(scanner, value, _lowered(value))[0]:
         if SECRET_RULES[index].judge not in READ_BLANKED:
             continue
         for match in scanner.regex(index).finditer(value):

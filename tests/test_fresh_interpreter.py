@@ -1203,19 +1203,23 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
                 "selection_secret",
             ),
             "ldap commands": (lambda: "ldapadd ", "checked"),
-            "numbers after a key": (lambda: "pwd=000000 " + "a" * 11, "checked"),
-            "quoted numbers after a key": (lambda: 'pwd="000000" ' + "a" * 9, "checked"),
+            # A key word every 22 characters: each place it calls a row
+            # from is a unit of work, past the bound before the end.
+            "numbers after a key": (lambda: "pwd=000000 " + "a" * 11, "selection_limit"),
+            "quoted numbers after a key": (lambda: 'pwd="000000" ' + "a" * 9, "selection_limit"),
             "a key and a space before a long word": (
                 lambda: "pw " + "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=250)) + " ",
                 "checked",
             ),
             # Key words and nothing to assign, in English and in Polish: each
-            # text read to its end (in Polish, "hasło to h0047291" at the end
-            # of a text, its own number, is a password set).
-            "key words before a connector word": (lambda: "key to ", "checked"),
+            # place a key word calls a row from is a unit of work, past the
+            # bound before the selection's end (in Polish, "hasło to h0047291"
+            # at the end of the first text, its own number, is a password set).
+            "key words before a connector word": (lambda: "key to ", "selection_limit"),
             "Polish key words before a connector word": (lambda: "has\u0142o to ", "selection_secret"),
-            # A bare flag, each a try of the generic flag row.
-            "a bare flag repeated": (lambda: " -p", "checked"),
+            # A bare flag, each a try of the generic flag row: a place
+            # every three characters.
+            "a bare flag repeated": (lambda: " -p", "selection_limit"),
             "soft hyphens after accents": (lambda: "a\u0301\u0301\u0301\u0301\u00ad", "checked"),
             # Canonical order puts the ypogegrammeni (class 240) after the
             # grave below (220): NFKC sorts each run of marks by insertion.

@@ -2743,8 +2743,24 @@ class TestLinearTime(unittest.TestCase):
         VALUE_WORK more for each value not judged before in the process."""
         value = mixed(ALNUM, 16, random.Random(37))
         _hit, first = cp.secret_hit("password=" + value)
-        _hit, again = cp.secret_hit("passwd=" + value)
-        self.assertEqual((first, again), (cp.CANDIDATE_WORK + cp.VALUE_WORK, cp.CANDIDATE_WORK))
+        _hit, again = cp.secret_hit("password=" + value)
+        _hit, nothing = cp.secret_hit("password=")
+        self.assertEqual((first - again, again - nothing), (cp.VALUE_WORK, cp.CANDIDATE_WORK))
+
+    def test_each_place_a_key_word_calls_a_row_from_costs_a_unit(self) -> None:
+        """A row is tried at each occurrence of a keyword that calls for it:
+        a unit of work for each (key words before a connector word, "key to
+        key to …", cost each row about 2 microseconds a place).  A selection
+        of such texts answers selection_limit before its end."""
+        unit = "key to "
+        text = distinct_text(lambda: unit)
+        _hit, work = cp.secret_hit(text)
+        _hit, misspelt = cp.secret_hit(text.replace("key", "kex"))
+        self.assertGreaterEqual(work - misspelt, text.count("key"))
+        texts = [distinct_text(lambda: unit) for _ in range(cp.MAX_JUDGEMENT_WORK // work + 2)]
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(many_branches(texts))
+        self.assertEqual(caught.exception.code, "selection_limit")
 
     def test_a_crowded_selection_is_judged_to_its_end(self) -> None:
         """Texts dense in keys whose values are words pass however many
@@ -3117,6 +3133,7 @@ class TestDocumentation(unittest.TestCase):
         values = cp.MAX_JUDGEMENT_WORK // (cp.CANDIDATE_WORK + cp.VALUE_WORK)
         per_candidate = round(cp.MAX_SELECTION_BYTES / candidates)
         per_value = round(cp.MAX_SELECTION_BYTES / values)
+        place_units = "one unit" if cp.PLACE_WORK == 1 else f"{cp.PLACE_WORK} units"
         with open(os.path.join(ROOT, "docs", "secret-gate.md"), encoding="utf-8") as handle:
             cost = " ".join(handle.read().split("\n## Cost\n", 1)[1].split("\n## ", 1)[0].split())
         with open(os.path.join(ROOT, "docs", "codes.md"), encoding="utf-8") as handle:
@@ -3125,10 +3142,11 @@ class TestDocumentation(unittest.TestCase):
             (cost, f"each candidate counts {cp.CANDIDATE_WORK} units and each value judged anew {cp.VALUE_WORK} more"),
             (cost, f"{cp.MAX_JUDGEMENT_WORK:,} in all, which is about {candidates:,} candidates"),
             (cost, f"candidates (one per {per_candidate} characters of the largest selection)"),
-            (cost, f"or {values:,} values judged anew (one per {per_value};"),
+            (cost, f"or {values:,} values judged anew (one per {per_value})"),
             (codes, f"about {candidates:,} key-and-value candidates, one per {per_candidate} characters"),
             (codes, f"or {values:,} values judged anew;"),
             (cost, f"one unit per {cp.SEARCH_CHARS_PER_WORK} characters of the text"),
+            (cost, f"each place a keyword calls a row from {place_units}"),
         ):
             with self.subTest(figures):
                 self.assertIn(figures, text)
