@@ -2227,6 +2227,7 @@ def parse_selection(data: bytes) -> JsonObject:
 # language (a password's value is judged more strictly):
 PASSWORD_WORDS = (
     *("password", "passwords", "passwd", "pass", "pwd", "pw", "passphrase", "passcode", "psk", "passin", "passout"),
+    "pasword",  # English, as often misspelt
     "passwort",  # German
     "kennwort",  # German
     "passe",  # French: mot de passe
@@ -2234,10 +2235,10 @@ PASSWORD_WORDS = (
     "passord",  # Norwegian
     "adgangskode",  # Danish, Norwegian
     "senha",  # Portuguese
-    "wachtwoord",  # Dutch
-    "has\u0142o",  # Polish
+    *("wachtwoord", "wachtwoordzin"),  # Dutch (wachtwoordzin: passphrase, KeePassXC's word)
+    *("has\u0142o", "haslo", "has\u0142a"),  # Polish (typed without its letter; has\u0142a: of the password)
     "\u015fifre",  # Turkish
-    "\u015fifresi",  # Turkish: its password
+    *("\u015fifresi", "\u015fifresini", "sifresini"),  # Turkish: its password (and as an object)
     *(
         "parola",
         "parolas\u0131",
@@ -2249,12 +2250,13 @@ PASSWORD_WORDS = (
     "salasana",  # Finnish
     "heslo",  # Czech, Slovak
     "jelsz\u00f3",  # Hungarian
-    "contrase\u00f1a",  # Spanish
+    *("contrase\u00f1a", "contrasena"),  # Spanish (typed without its letter)
     "\u043f\u0430\u0440\u043e\u043b\u044c",  # Russian
     "\u5bc6\u7801",  # Chinese (simplified)
     "\u5bc6\u78bc",  # Chinese (traditional)
     "\u53e3\u4ee4",  # Chinese: passphrase
     "\u30d1\u30b9\u30ef\u30fc\u30c9",  # Japanese
+    "\u30d1\u30b9\u30d5\u30ec\u30fc\u30ba",  # Japanese: passphrase (GnuPG's and KeePassXC's word)
     "\ube44\ubc00\ubc88\ud638",  # Korean
     "\uc554\ud638",  # Korean (Windows' Wi-Fi dialog)
     "\ube44\ubc88",  # Korean: \ube44\ubc00\ubc88\ud638, as chats shorten it
@@ -2509,17 +2511,17 @@ NUMBER_ASSIGNED = (
 # grammar ("le mot de passe du wifi est …", "Hasło do wifi to …").
 # "is": what stands between a key (and the words about it) and its value.
 PROSE_IS_WORDS = (
-    *("is", "was", "are"),  # English, Dutch ("is")
-    *("ist", "lautet", "wurde"),  # German
-    *("est", "c'est", "était", "a été"),  # French
-    *("es", "era", "fue"),  # Spanish, Italian, Portuguese ("era")
-    "foi",  # Portuguese
-    *("è", "è stata", "è stato"),  # Italian
+    *("is", "was", "are", "will be"),  # English, Dutch ("is")
+    *("ist", "lautet", "wurde", "wird"),  # German
+    *("est", "c'est", "cest", "était", "a été", "sera"),  # French (cest: c'est as chats type it)
+    *("es", "era", "fue", "será"),  # Spanish, Italian, Portuguese ("era", "será")
+    *("foi", "vai ser"),  # Portuguese
+    *("è", "è stata", "è stato", "sarà"),  # Italian
     *("é",),  # Portuguese
-    *("jest", "zostało", "została", "został"),  # Polish
+    *("jest", "zostało", "została", "został", "będzie", "brzmi"),  # Polish (brzmi: reads)
     *("är",),  # Swedish
     "je",  # Czech
-    *("это", "был", "была", "было"),  # Russian
+    *("это", "был", "была", "было", "будет"),  # Russian
     "wordt",  # Dutch: becomes
     *("теперь", "тепер"),  # Russian, Ukrainian: now (no "is" before it)
 )
@@ -2626,6 +2628,7 @@ PROSE_NAMELY_WORDS = (
     *("\u0430 \u0438\u043c\u0435\u043d\u043d\u043e", "\u0442\u043e \u0435\u0441\u0442\u044c"),  # Russian
     *("n\u00e4mlich", "und zwar"),  # German
     *("cio\u00e8", "ossia"),  # Italian
+    "yani",  # Turkish
 )
 _PROSE_NAMELY = r",[ \t]{1,8}+" + _prose_words(PROSE_NAMELY_WORDS) + r"(?=[ \t:])"
 # An "of" word and up to four words (an apostrophe inside one: de
@@ -2906,7 +2909,7 @@ STDIN_FLAGS = (
 # before its value: "is", and "changed to" (\u300c\u30d1\u30b9\u30ef\u30fc\u30c9\u3092\u2026\u306b\u5909\u66f4\u300d).
 NATIVE_IS_WORDS = (
     *("\u306f", "\u3092"),  # Japanese: wa (is), wo (before "changed to")
-    *("\u662f", "\u70ba", "\u4e3a"),  # Chinese: is
+    *("\u662f", "\u70ba", "\u4e3a", "\u5c06\u662f"),  # Chinese: is, will be
     *("\u6539\u6210\u4e86", "\u6539\u6210", "\u6539\u4e3a"),  # Chinese: changed to
     *("\u8bbe\u7f6e\u4e3a", "\u8bbe\u4e3a", "\u8bbe\u7f6e\u6210"),  # Chinese: set to
     *("\ub294", "\uc740"),  # Korean: is

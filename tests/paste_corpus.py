@@ -490,6 +490,24 @@ SECRET[1] = [
     ("ja", "ユーザーはWi-Fiの{pw_word}{pw}を共有しました。"),
     ("fr", "La clé API de l'utilisateur est {tok}."),
     ("ja", "{pw_word}は「{pwall}」です。なぜ弾かれるのでしょうか"),
+    # The password a change will set, in the future tense ("will be"), and
+    # key words typed without their letters on a keyboard that lacks them.
+    ("es", "ojo: a partir del lunes la nueva contraseña será {pw}"),
+    ("fr", "à partir de demain le mot de passe du wifi sera {pw}"),
+    ("de", "ab Montag wird das neue WLAN-Passwort {pw} heißen, nur zur Info: das Passwort wird {pw}"),
+    ("pt", "a senha do roteador vai ser {pw} depois da troca"),
+    ("it", "dalla settimana prossima la password sarà {pw}"),
+    ("pl", "od jutra hasło będzie {pw}, zapisz sobie"),
+    ("ru", "после обновления пароль будет {pw}"),
+    ("zh", "下周开始新的WiFi密码将是{pw}"),
+    ("en", "heads up, from monday the vpn password will be {pw}"),
+    ("es", "la contrasena del wifi es {pw} jaja"),
+    ("pl", "haslo do wifi to {pw}"),
+    ("pl", "hej, haslo do routera: {pw}"),
+    ("en", "the pasword for the printer admin page is {pw}"),
+    ("fr", "le mdp du wifi cest {pw} lol"),
+    ("tr", "Kullanıcı ev Wi-Fi şifresini ({pw}) paylaştı ve yazıcıyı sordu."),
+    ("tr", "modemin sifresini {pw} yaptım"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -604,6 +622,22 @@ CLEAN[1] = [
     # Japanese and Chinese end a value where their script starts again.
     ("ja", "{pw_word}はadminですか？"),
     ("zh", "{pw_word}是admin吗？"),
+    ("es", "ojo: a partir del lunes la nueva contraseña será más larga"),
+    ("fr", "à partir de demain le mot de passe du wifi sera affiché à l'accueil"),
+    ("de", "ab Montag wird das neue WLAN-Passwort per Mail verschickt"),
+    ("pt", "a senha do roteador vai ser trocada na segunda"),
+    ("it", "dalla settimana prossima la password sarà obbligatoria"),
+    ("pl", "od jutra hasło będzie wymagane przy logowaniu"),
+    ("ru", "после обновления пароль будет сброшен"),
+    ("zh", "下周开始新的WiFi密码将是十二位"),
+    ("en", "heads up, from monday the vpn password will be rotated monthly"),
+    ("es", "la contrasena del wifi es la de siempre jaja"),
+    ("pl", "haslo do wifi to to samo co zawsze"),
+    ("pl", "hej, haslo do routera: na naklejce"),
+    ("en", "the pasword for the printer admin page is on the sticker"),
+    ("fr", "le mdp du wifi cest le meme qu'avant lol"),
+    ("tr", "Kullanıcı ev Wi-Fi şifresini (doğum tarihi) paylaştı ve yazıcıyı sordu."),
+    ("tr", "modemin sifresini değiştirdim"),
 ]
 
 SECRET[2] = [
@@ -666,6 +700,12 @@ SECRET[2] = [
     ("en", "the password for the NAS, namely {pw}, was changed"),
     ("pt", "O assistente explicou como trocar a senha do banco de dados, ou seja {pw}, depois."),
     ("es", "la contraseña del router de casa, es decir {pw}, no funciona"),
+    # A relative clause that says how the value reads (Polish "brzmi"),
+    # Turkish "yani" (that is) before the value.
+    ("pl", "klucz API, który brzmi {tok}, przestał działać"),
+    ("pl", "hasło do NAS-a, które brzmi {pw}, nie działa od wczoraj"),
+    ("tr", "API anahtarı, yani {tok}, artık çalışmıyor"),
+    ("tr", "modemin şifresi, yani {pw}, kabul edilmiyor"),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -725,6 +765,10 @@ CLEAN[2] = [
     ("en", "the password for the NAS, namely the one on the sticker, was changed"),
     ("pt", "a senha do banco de dados, ou seja a de produção, expirou"),
     ("es", "la contraseña del router de casa, es decir la de fábrica, no funciona"),
+    ("pl", "klucz API, który brzmi dziwnie, przestał działać"),
+    ("pl", "hasło do NAS-a, które brzmi jak imię psa, nie działa od wczoraj"),
+    ("tr", "API anahtarı, yani panelde gördüğün, artık çalışmıyor"),
+    ("tr", "modemin şifresi, yani etiketteki, kabul edilmiyor"),
 ]
 
 SECRET[3] = [
@@ -769,6 +813,11 @@ SECRET[3] = [
     ("de", "Kennwort für das NAS: {phrase_num}"),
     ("en", "sudo password = {phrase_dot}"),
     ("en", '<add key="SmtpPassword" value="{phrase_us}" />'),
+    # The words password managers use for a passphrase (KeePassXC, GnuPG).
+    ("nl", "de wachtwoordzin is {phrase}"),
+    ("nl", "Wachtwoordzin voor de sleutel: {phrase_num}"),
+    ("ja", "パスフレーズは {phrase} です"),
+    ("ja", "鍵のパスフレーズ：{phrase_dot}"),
 ]
 CLEAN[3] = [
     (
@@ -813,6 +862,10 @@ CLEAN[3] = [
     ("en", "sudo password = read-from-vault"),
     ("en", "the password was reset; the new one follows the four-words-with-dashes format"),
     ("en", "password: spring.datasource.password in application.yml"),
+    ("nl", "de wachtwoordzin is te kort volgens KeePassXC"),
+    ("nl", "Wachtwoordzin voor de sleutel: zie de kluis"),
+    ("ja", "パスフレーズは 金庫に保存しました です"),
+    ("ja", "鍵のパスフレーズ：忘れました"),
 ]
 
 SECRET[4] = [
