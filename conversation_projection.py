@@ -3104,28 +3104,29 @@ MIN_TOKEN_RUN = 12
 # to fourteen predicates, several of them regular expressions).  Unbounded,
 # 2 MiB of nothing but candidates cost up to 2.8 s ("key=" repeated) and
 # values that only the last predicates turn away ("token: a/b/c/d#e") 2.2 s;
-# within the bound the worst selection takes under 1 s in a fresh process.
-# It allows 50,000 candidates (one per 42 characters of the largest
-# selection) or 15,000 values judged anew (one per 140); the densest
-# technical prose in the tests needs two fifths of it.  Passing it never
-# answers selection_secret for being crowded (see _refuse_secrets).
+# within the bound the worst hostile selection takes under 1 s in a fresh
+# process.  It allows 66,666 candidates (one per 31 characters of the
+# largest selection) or 20,000 values judged anew (one per 105); 2 MiB of
+# IT notes in five languages, each sentence about a password, a key or a
+# token, needs four fifths of it (and 1.2 s).  Passing it never answers
+# selection_secret for being crowded (see _refuse_secrets).
 CANDIDATE_WORK = 6
 VALUE_WORK = 14
-MAX_JUDGEMENT_WORK = 300_000
+MAX_JUDGEMENT_WORK = 400_000
 # And one unit for each row searched over this many characters of a text:
 # a text that calls for most rows (every key word of the table, in many
 # languages) costs each row a pass over it, 1 ms for 2,000 characters, so
-# a selection of such texts reaches the bound after about 180 of them.  The
+# a selection of such texts reaches the bound after about 240 of them.  The
 # texts of the tests' corpora call for at most 13 rows; the largest builds'
 # for none.
 SEARCH_CHARS_PER_WORK = 200
 # And PLACE_WORK for each place a keyword calls a row from (each of its
 # occurrences, once for each row it calls for): a row is tried at each,
 # about 2 microseconds where a key word stands before a connector word
-# ("key to key to …": 1 s for 2 MiB, unbounded).  Conversation text dense
-# in key words (a sentence about a password every 50 characters) reaches
-# the bound near the end of a 2 MiB selection; technical prose (urllib's
-# source) at two thirds of it.
+# ("key to key to …": 1 s for 2 MiB, unbounded, two thirds of it within
+# the bound).  2 MiB of one-line sentences about passwords (a key word in
+# every 50 characters) need four fifths of the bound; technical prose
+# (urllib's source) half of it.
 PLACE_WORK = 1
 
 
@@ -3916,6 +3917,9 @@ _API_KEY_WORDS += (
     "klucz api",
     "\u043a\u043b\u044e\u0447 api",
 )
+# The first character of a word in Chinese or Japanese (Han, kana, their
+# punctuation and full-width forms) or Korean.
+SPACELESS_SCRIPT_PATTERN = "[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]"
 # What stands between a key named in Latin letters and its value in
 # Japanese (は, に, を, が, には, の値は), Chinese (是, 为, 设置为, 改成, 等于,
 # 的值是) and Korean (에, 는, 은, 를, 을) prose, longest first.
@@ -4028,9 +4032,13 @@ SECRET_RULES += (
     # Chinese, Japanese and Korean prose that names a key in Latin letters
     # with no space around it, then a particle or a verb and the value,
     # which ends where the prose goes on (DB_PASSWORDは…です, API_KEY设置为…).
+    # Only where a run of the key's characters ends right before such prose
+    # is the key tried: Latin words in mixed prose turn away at a glance.
     SecretRule(
         "credential-assignment",
-        r"(?P<key>"
+        _first_letters(KEY_WORDS)
+        + rf"(?=[^\s{SPACELESS_SCRIPT_PATTERN[1:-1]}]{{2,64}}+[ \t]{{0,2}}+{SPACELESS_SCRIPT_PATTERN})"
+        + r"(?P<key>"
         + _CREDENTIAL_KEY_STEM
         + _KEY_TAIL
         + r")[ \t]{0,2}+(?:"
@@ -4302,14 +4310,22 @@ BASE64URL_TO_BASE64 = str.maketrans("-_", "+/")
 # What Markdown writes around emphasised or struck-through words.
 MARKDOWN_EMPHASIS = ("**", "__", "~~", "*", "_")
 # Masks and cuts: what stands for the hidden part of a value.
-# A regular expression's character class with a range, then a count or a
-# repeat: [A-Za-z0-9]{36}, [0-9a-f]+.  No generated secret holds one.
+# A regular expression's character class with a range or a class escape,
+# then a count or a repeat ([A-Za-z0-9]{36}, [0-9a-f]+, [\w!@#$]{12,64}); a
+# lookahead for "any characters, then" ((?=.*\d)); any character counted
+# (.{12,}): how a password policy's or a token's shape is written.  No
+# generated secret holds one.
 REGEX_CLASS_PATTERN = (
-    r"\[\^?+[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9][^\]\s]{0,40}?\](?:\{[0-9]{1,4}+(?:,[0-9]{0,4}+)?+\}|[+*])"
+    r"\[\^?+[^\]\s]{0,40}?(?:[A-Za-z0-9]-[A-Za-z0-9]|\\[dwsDWS])[^\]\s]{0,40}?\]"
+    r"(?:\{[0-9]{1,4}+(?:,[0-9]{0,4}+)?+\}|[+*])"
+    r"|\(\?[=!]\.\*|\.\{[0-9]{1,4}+,[0-9]{0,4}+\}"
 )
-# The first character of a word in Chinese or Japanese (Han, kana, their
-# punctuation and full-width forms) or Korean.
-SPACELESS_SCRIPT_PATTERN = "[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]"
+# Where people keep passwords: a value that names one says where the
+# secret is, not what it is.
+PASSWORD_MANAGERS = frozenset(
+    {"1password", "bitwarden", "vaultwarden", "keepass", "keepassxc", "lastpass", "dashlane", "nordpass", "enpass"}
+)
+ASCII_LETTERS_AND_DIGITS = LOWER + LOWER.upper() + DIGITS
 MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
 # Neighbouring characters that step by one or repeat, at least this share
 # of a body this long or longer.
@@ -5349,6 +5365,15 @@ def a_regex(value: str, _password: bool) -> str | None:
     return "regex" if scanner.regex_class.search(value) else None
 
 
+def a_password_manager(value: str, _password: bool) -> str | None:
+    """The name of a password manager, alone or before words of another
+    script: where the secret is kept, not the secret
+    ("\u30d1\u30b9\u30ef\u30fc\u30c9\u306f1Password\u306b\u4fdd\u5b58", "the password is 1Password")."""
+    rest = value.lstrip(ASCII_LETTERS_AND_DIGITS)
+    name = value[: len(value) - len(rest)].lower()
+    return "password-manager" if name in PASSWORD_MANAGERS and not (rest and rest[0].isascii()) else None
+
+
 def prose_after_the_sign(value: str, _password: bool) -> str | None:
     """A value that starts in a script written without spaces: prose that
     names a key right before its own words (密码=环境变量MYSQL_PWD)."""
@@ -5506,6 +5531,7 @@ VALUE_JUDGEMENTS: tuple[Callable[[str, bool], str | None], ...] = (
     a_run,
     a_placeholder,
     a_regex,
+    a_password_manager,
     prose_after_the_sign,
     data,
     a_jose_header,

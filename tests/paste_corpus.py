@@ -1403,6 +1403,16 @@ CLEAN[8] = [
     ("en", "api_key_pattern = '^[a-z0-9]{{32}}$'"),
     ("en", 'EMAIL_HOST_PASSWORD = os.environ["GMAIL_APP_PASSWORD"]  # 16 letters in four groups'),
     ("ja", "SMTP_PASSWORDにはGmailのアプリパスワード（16文字、スペースなし）を入れます"),
+    # A password policy written as a regular expression (a class escape, a
+    # lookahead, any character counted), and where a password is kept.
+    ("en", "our signup form checks password: ^(?=.*[A-Z])(?=.*\\d)[\\w@#%]{{10,}}$ is that too strict?"),
+    ("de", "Regel fürs Passwort: ^(?=.*\\d).{{14,}}$ laut IT"),
+    ("en", "const PASSWORD_PATTERN = /^[\\w!?#]{{16,128}}$/; // from the security review"),
+    ("es", "la contraseña debe cumplir (?=.*[!@#]).{{12,}} según la política"),
+    ("ja", "管理者パスワードは1Passwordに入れてあります"),
+    ("zh", "路由器密码是Bitwarden里那条，别问我"),
+    ("en", "the staging db password is in 1Password, vault Ops"),
+    ("fr", "le mot de passe du NAS est dans KeePassXC"),
 ]
 
 # Vendor prefixes, split so that no scanner reads one in this file.

@@ -2109,7 +2109,18 @@ class TestValueJudgements(unittest.TestCase):
         ],
         "a_reference": [("vault/secret/data/prod#password", "reference")],
         "low_entropy": [("aaaaaaab", "low-entropy")],
-        "a_regex": [("xox[baprs]-([0-9a-zA-Z]{10,48})", "regex"), ("gh[pousr]_[A-Za-z0-9]{36,251}", "regex")],
+        "a_regex": [
+            ("xox[baprs]-([0-9a-zA-Z]{10,48})", "regex"),
+            ("gh[pousr]_[A-Za-z0-9]{36,251}", "regex"),
+            # A password policy's: a class escape, a lookahead, any character counted.
+            ("/^(?=.*[!@#$%^&*])[\\w!@#$%^&*]{12,64}$/", "regex"),
+            ("^(?=.*\\d)(?=.*[&;#]).{12,}$", "regex"),
+        ],
+        "a_password_manager": [
+            ("1Password", "password-manager"),
+            ("KeePassXC", "password-manager"),
+            ("1Password\u306b\u4fdd\u5b58\u3057\u3066\u3044\u307e\u3059", "password-manager"),
+        ],
         "prose_after_the_sign": [("\u73af\u5883\u53d8\u91cfMYSQL_PWD", "prose"), ("\u306e\u884c\u3092.env", "prose")],
     }
 
@@ -2120,6 +2131,14 @@ class TestValueJudgements(unittest.TestCase):
             for value, reason in cases:
                 with self.subTest(judgement=name, value=value):
                     self.assertEqual(judgement(value, False), reason)
+
+    def test_a_password_manager_s_name_with_more_of_its_script_is_a_password(self) -> None:
+        """Only the name alone, or before another script, says where the
+        secret is kept: 1Password9, 1Password-x and Bitwardens are values."""
+        for value in ("1Password9", "1Password-x", "Bitwardens", "xKeePassXC"):
+            with self.subTest(value=value):
+                self.assertIsNone(cp.a_password_manager(value, True))
+        self.assertIsNotNone(cp.find_secret("password: 1Password9!"))
 
     def test_a_generated_password_that_opens_with_a_bracket_is_no_placeholder(self) -> None:
         """A bracket that closes around a word, or opens a word alone, is a
@@ -3125,6 +3144,14 @@ class TestDocumentation(unittest.TestCase):
         families = {rule.family for rule in cp.SECRET_RULES}
         self.assertEqual(len(listed), len(set(listed)), f"a family listed twice: run {WRITE_FAMILY_LIST}")
         self.assertEqual(sorted(set(listed)), sorted(families), f"run {WRITE_FAMILY_LIST}")
+
+    def test_the_reference_page_lists_the_value_judgements_in_their_order(self) -> None:
+        """secret-gate.md#values names each of VALUE_JUDGEMENTS, in the
+        order the engine tries them."""
+        with open(os.path.join(ROOT, "docs", "secret-gate.md"), encoding="utf-8") as handle:
+            values = handle.read().split("\n### Values\n", 1)[1].split("\n### ", 1)[0]
+        listed = re.findall(r"^\d+\. `(\w+)`", values, flags=re.MULTILINE)
+        self.assertEqual(listed, [judgement.__name__ for judgement in cp.VALUE_JUDGEMENTS])
 
     def test_the_bound_on_judging_is_documented_as_it_is(self) -> None:
         """secret-gate.md#cost gives the units and what they allow, codes.md
