@@ -2227,7 +2227,7 @@ def parse_selection(data: bytes) -> JsonObject:
 # language (a password's value is judged more strictly):
 PASSWORD_WORDS = (
     *("password", "passwords", "passwd", "pass", "pwd", "pw", "passphrase", "passcode", "psk", "passin", "passout"),
-    "pasword",  # English, as often misspelt
+    *("pasword", "passowrd", "passwrod"),  # English, as often mistyped
     "passwort",  # German
     "kennwort",  # German
     "passe",  # French: mot de passe
@@ -2243,13 +2243,18 @@ PASSWORD_WORDS = (
         "parola",
         "parolas\u0131",
         "parolasi",
+        "sifre",
         "sifresi",
     ),  # Turkish (Windows' and routers' word; typed without its letters)
-    *("l\u00f6senord", "l\u00f6senordet"),  # Swedish (l\u00f6senordet: the password)
+    *(
+        "l\u00f6senord",
+        "l\u00f6senordet",
+        "losenord",
+    ),  # Swedish (l\u00f6senordet: the password; losenord typed without its letter)
     "passordet",  # Norwegian: the password
     "salasana",  # Finnish
     "heslo",  # Czech, Slovak
-    "jelsz\u00f3",  # Hungarian
+    *("jelsz\u00f3", "jelszo"),  # Hungarian (typed without its accent)
     *("contrase\u00f1a", "contrasena"),  # Spanish (typed without its letter)
     "\u043f\u0430\u0440\u043e\u043b\u044c",  # Russian
     "\u5bc6\u7801",  # Chinese (simplified)
@@ -2281,14 +2286,14 @@ KEY_NOUNS = (
     *("cl\u00e9", "cle"),  # French
     "clave",  # Spanish
     "chave",  # Portuguese
-    "schl\u00fcssel",  # German
+    *("schl\u00fcssel", "schluessel"),  # German (ue: \u00fc without its letter)
     "sleutel",  # Dutch
     "klucz",  # Polish
     "chiave",  # Italian
     "nyckel",  # Swedish
     "nyckeln",  # Swedish: the key (API-nyckeln)
     "kl\u00ed\u010d",  # Czech
-    *("anahtar", "anahtar\u0131"),  # Turkish
+    *("anahtar", "anahtar\u0131", "anahtari"),  # Turkish
     "\u043a\u043b\u044e\u0447",  # Russian
     "\u5bc6\u94a5",  # Chinese
     "\u30ad\u30fc",  # Japanese
@@ -2516,7 +2521,7 @@ PROSE_IS_WORDS = (
     *("est", "c'est", "cest", "était", "a été", "sera"),  # French (cest: c'est as chats type it)
     *("es", "era", "fue", "será"),  # Spanish, Italian, Portuguese ("era", "será")
     *("foi", "vai ser"),  # Portuguese
-    *("è", "è stata", "è stato", "sarà"),  # Italian
+    *("è", "è stata", "è stato", "sarà", "e'"),  # Italian (e': è typed without its accent)
     *("é",),  # Portuguese
     *("jest", "zostało", "została", "został", "będzie", "brzmi"),  # Polish (brzmi: reads)
     *("är",),  # Swedish
@@ -2599,7 +2604,7 @@ def _prose_words(words: Sequence[str]) -> str:
     one step."""
     ordered = sorted(words, key=len, reverse=True)
     spelled = (_any_case(word) if not word.isascii() else f"(?i:{word})" for word in ordered)
-    return _first_letters(words) + "(?:" + "|".join(spelled).replace(" ", r"[ \t]{1,8}+") + ")"
+    return _first_letters(words) + "(?:" + "|".join(spelled).replace(".", r"\.").replace(" ", r"[ \t]{1,8}+") + ")"
 
 
 _PROSE_IS = _prose_words(PROSE_IS_WORDS)
@@ -2619,7 +2624,7 @@ _PROSE_IS_CHANGED = (
 # "Namely": what puts a value after a comma, as summaries do ("the admin
 # password, namely …", "le mot de passe, à savoir …").
 PROSE_NAMELY_WORDS = (
-    *("namely", "that is"),  # English
+    *("namely", "that is", "i.e."),  # English
     *("\u00e0 savoir", "c'est-\u00e0-dire"),  # French
     *("a saber", "es decir"),  # Spanish
     *("ou seja", "isto \u00e9"),  # Portuguese
@@ -3960,7 +3965,7 @@ _NETSH_KEY_CONTENT = (
 # client, a session, an API's handler).
 _CALLS_TAKING_A_CREDENTIAL: tuple[str, ...] = ("login", "connect", "connection", "auth", "authentication", "credential")
 _CALLS_TAKING_A_CREDENTIAL += ("credentials", "client", "session", "handler", "bind_s", "bind", "redis", "pdo")
-_CALLS_TAKING_A_CREDENTIAL += ("start", "api", "setopt", "minio", "salesforce")
+_CALLS_TAKING_A_CREDENTIAL += ("start", "api", "setopt", "minio", "salesforce", "password")
 # A quoted literal that holds a digit or a symbol that password generators
 # draw, and is no host, address or path of names and dots, nor an LDAP
 # distinguished name (the bind user of ldap3's Connection): what a user
@@ -4071,6 +4076,16 @@ SECRET_RULES += (
         example=r"htpasswd -b /etc/nginx/\.htpasswd deploy [A-Za-z0-9]{14}",
         judge="assigned-value",
     ),
+    # The text of a Wi-Fi QR code, as a phone shares a network
+    # (WIFI:T:WPA;S:Home;P:…;;): its P field is the password.
+    SecretRule(
+        "credential-assignment",
+        token_start("WIFI:") + r"(?:[TSHE]:(?:\\.|[^;\\\x00\n]){0,64}+;){0,4}+P:(?P<password>)" + VALUE,
+        "ZXing's barcode contents (the WIFI: network configuration)",
+        keywords=("wifi:",),
+        example=r"WIFI:T:WPA;S:Home-5G;P:[A-Za-z0-9]{14};;",
+        judge="assigned-value",
+    ),
     SecretRule(
         "credential-flag",
         r"(?i:net)(?:\.exe)?+[ \t]++(?i:user)[ \t]++[^\s\x00/*]{1,64}+[ \t]++(?P<password>)" + VALUE,
@@ -4177,6 +4192,15 @@ SECRET_RULES += (
         r"[ \t]*+,){1,6}?[ \t]*+[bru]?+(?P<password>)" + _LITERAL_WITH_A_SYMBOL + r"(?=[ \t]*+[,)]|\.[A-Za-z])",
         keywords=("(",),
         example=r"server\.login\(user, \"[A-Za-z0-9]{18}!7\"\)",
+        judge="assigned-value",
+    ),
+    # A call whose name ends in "password" given a literal alone
+    # (user.setPassword("…"), hash_password('…')): the literal is one.
+    SecretRule(
+        "credential-assignment",
+        r"\((?<=(?i:password)\()[ \t]*+[bru]?+(?P<password>)" + _LITERAL_WITH_A_SYMBOL + r"(?=[ \t]*+\))",
+        keywords=("password(",),
+        example=r"user\.setPassword\(\"[A-Za-z0-9]{14}!7\"\)",
         judge="assigned-value",
     ),
     # A user and a password joined in code: 'user:' + '…' (HTTP basic auth).
@@ -4412,6 +4436,7 @@ PASSWORD_KEY_QUALIFIERS = frozenset(
 # unlike after other prose ("boarding pass: BA2490").
 PASS_QUALIFIERS = frozenset(
     {"wifi", "wi-fi", "wlan", "router", "root", "admin", "sudo", "db", "ssh", "vpn", "login", "user"}
+    | {"gmail", "email", "mail", "account", "master", "server", "nas", "ftp", "smtp", "imap", "app"}
 )
 # A secret word followed by one of these is about the secret, not the
 # secret itself (password_hash, secret_name, token_url, --password-stdin).

@@ -508,6 +508,16 @@ SECRET[1] = [
     ("fr", "le mdp du wifi cest {pw} lol"),
     ("tr", "Kullanıcı ev Wi-Fi şifresini ({pw}) paylaştı ve yazıcıyı sordu."),
     ("tr", "modemin sifresini {pw} yaptım"),
+    # More key words typed without their letters or mistyped, and "pass"
+    # after the service it is for.
+    ("sv", "losenord till wifi: {pw}"),
+    ("de", "WLAN-Schluessel: {pw} (steht auch auf der Rückseite)"),
+    ("tr", "modem sifre: {pw}"),
+    ("en", "new passowrd for the shared drive: {pw}"),
+    ("en", "ok the passwrod is {pw} now lmk"),
+    ("en", "my gmail pass is {pw} can you tell if it's in a breach"),
+    ("en", "nas pass: {pw}"),
+    ("it", "la password del modem e' {pw}"),
 ]
 CLEAN[1] = [
     ("fr", "le {pw_word} du wifi est sur l'étiquette sous la box"),
@@ -638,6 +648,14 @@ CLEAN[1] = [
     ("fr", "le mdp du wifi cest le meme qu'avant lol"),
     ("tr", "Kullanıcı ev Wi-Fi şifresini (doğum tarihi) paylaştı ve yazıcıyı sordu."),
     ("tr", "modemin sifresini değiştirdim"),
+    ("sv", "losenord till wifi: fråga Anna"),
+    ("de", "WLAN-Schluessel: steht auf der Rückseite"),
+    ("tr", "modem sifre: etikette yazıyor"),
+    ("en", "new passowrd for the shared drive: sent via signal"),
+    ("en", "ok the passwrod is reset now lmk"),
+    ("en", "my gmail pass is saved in chrome, can you tell if it's in a breach"),
+    ("en", "nas pass: in the vault under Storage"),
+    ("it", "la password del modem e' sull'etichetta"),
 ]
 
 SECRET[2] = [
@@ -706,6 +724,8 @@ SECRET[2] = [
     ("pl", "hasło do NAS-a, które brzmi {pw}, nie działa od wczoraj"),
     ("tr", "API anahtarı, yani {tok}, artık çalışmıyor"),
     ("tr", "modemin şifresi, yani {pw}, kabul edilmiyor"),
+    ("en", "the VPN shared secret, i.e. {pw}, has to match on both ends"),
+    ("en", "Summary: user gave the router password, i.e. {pw}, and asked how to change it."),
 ]
 CLEAN[2] = [
     ("en", "The API key, which we rotate every month, was revoked yesterday."),
@@ -769,6 +789,8 @@ CLEAN[2] = [
     ("pl", "hasło do NAS-a, które brzmi jak imię psa, nie działa od wczoraj"),
     ("tr", "API anahtarı, yani panelde gördüğün, artık çalışmıyor"),
     ("tr", "modemin şifresi, yani etiketteki, kabul edilmiyor"),
+    ("en", "the VPN shared secret, i.e. the PSK, has to match on both ends"),
+    ("en", "Summary: user gave the router password, i.e. the default one, and asked how to change it."),
 ]
 
 SECRET[3] = [
@@ -1046,6 +1068,8 @@ SECRET[5] = [
     ("de", 'warum klappt `ConvertTo-SecureString -String "{pw}" -AsPlainText -Force` im Task nicht?'),
     # Google's app password page shows it in four groups of four letters.
     ("en", 'gmail keeps saying 535:\nserver.login("{user}@gmail.com", "{app_pw}")'),
+    ("en", 'keyring.set_password("smtp", "{user}", "{pw}")'),
+    ("en", 'user.setPassword("{pw}");'),
 ]
 CLEAN[5] = [
     ("en", "```python\nserver = smtplib.SMTP_SSL('smtp.gmail.com', 465)\nserver.login(user, password)\n```"),
@@ -1092,6 +1116,8 @@ CLEAN[5] = [
     ("en", '$cred = New-Object PSCredential "{user}", (ConvertTo-SecureString $env:SVC_PW -AsPlainText -Force)'),
     ("de", "warum klappt `ConvertTo-SecureString -String $plain -AsPlainText -Force` im Task nicht?"),
     ("en", 'gmail keeps saying 535:\nserver.login("{user}@gmail.com", app_password)'),
+    ("en", 'keyring.set_password("smtp", "{user}", getpass.getpass())'),
+    ("en", 'user.setPassword(request.getParameter("password"));'),
 ]
 
 NETSH_DUMP = (
@@ -1134,6 +1160,9 @@ SECRET[6] = [(lang, NETSH_DUMP.replace("{value}", "{pw}")) for lang in NETSH_KEY
     ("fr", "netsh m'affiche « {netsh_key} : {pw} », c'est bien le mot de passe ?"),
     # The Windows Wi-Fi properties dialog, Security tab, typed out.
     ("en", "Security type: WPA2-Personal\nEncryption type: AES\nNetwork security key: {pw}"),
+    # The text a Wi-Fi QR code holds, as a phone's camera app shows it.
+    ("en", "scanned the sticker, it says WIFI:T:WPA;S:{ssid};P:{pw};;"),
+    ("en", "WIFI:S:{ssid};T:WPA;P:{pw};H:false;;"),
 ]
 # Without key=clear netsh prints no key line; people then ask where it is.
 NETSH_NO_KEY = (
@@ -1183,6 +1212,8 @@ CLEAN[6] = (
         ("fr", "netsh n'affiche pas « {netsh_key} » sans key=clear"),
         ("en", 'wpa_passphrase "{ssid}" < passphrase.txt > wpa.conf'),
         ("en", "Security type: WPA2-Personal\nEncryption type: AES\nNetwork security key: hidden until I tick the box"),
+        ("en", "the QR format is WIFI:T:WPA;S:<ssid>;P:<password>;; per the ZXing wiki"),
+        ("en", "WIFI:S:{ssid};T:nopass;P:;;"),
     ]
 )
 
