@@ -380,6 +380,7 @@ def hostile_text(unit: Callable[[], str]) -> str:
 
 
 _distinct = itertools.count()
+_NOTES_RNG = random.Random(2026)
 
 
 def distinct_text(unit: Callable[[], str]) -> str:
@@ -392,6 +393,33 @@ def every_keyword() -> str:
     characters: each text calls for every row, none of which matches."""
     keywords = sorted({word for rule in cp.SECRET_RULES for word in rule.keywords})
     return ". ".join(keywords) + ". tokenrun12345678 "
+
+
+# Notes of the kind an IT team keeps, every sentence about a password, a
+# key or a token and none holding one, in several languages.
+NOTES_ABOUT_SECRETS = (
+    "Rotated the API key for the billing service and updated the token in CI; the old secret is revoked.",
+    "The user asked how to reset the NAS password without losing the RAID settings.",
+    "kubectl get secret app-creds shows the key exists but the password field is empty.",
+    "The Wi-Fi password is on the sticker under the router; the admin password was changed last week.",
+    "Token refresh fails when the client secret expires, so the credentials now live in Vault.",
+    "Le mot de passe du wifi est sur l'étiquette ; la clé API est dans le coffre-fort.",
+    "Das Passwort für den Router wurde geändert, der neue Schlüssel liegt im Tresor.",
+    "La contraseña del servidor se cambia cada mes y el token de acceso está en el gestor.",
+    "Hasło do routera jest na naklejce, a klucz API trzymamy w sejfie.",
+    "密码已经更新，新的token保存在密码管理器里。",
+    "パスワードは管理者に確認してください。",
+    "Пароль от почты сменили, новый ключ API лежит в хранилище.",
+)
+
+
+def notes_about_secrets(rng: random.Random) -> str:
+    """Sentences of NOTES_ABOUT_SECRETS in a random order, up to a text's
+    length, ending in a number of its own."""
+    parts: list[str] = []
+    while sum(map(len, parts)) < cp.MAX_TEXT_CHARS:
+        parts.append(rng.choice(NOTES_ABOUT_SECRETS) + " ")
+    return "".join(parts)[: cp.MAX_TEXT_CHARS - 8] + f" {next(_distinct):07d}"
 
 
 def hostile_selection(
@@ -582,6 +610,12 @@ def _selection_shapes() -> dict[str, bytes]:
             ),
             ensure_ascii=False,
         ).encode(),
+        # Not hostile: ordinary notes, as dense in key words as a team's
+        # handover notes get, judged to their end.
+        "notes about passwords, keys and tokens in six languages": json.dumps(
+            hostile_selection(lambda: "", text=lambda _unit: notes_about_secrets(_NOTES_RNG), ensure_ascii=False),
+            ensure_ascii=False,
+        ).encode(),
         "values that assign their key again": json.dumps(
             hostile_selection(lambda: "#" + _random(3) + "_password=" + _random(2, "!$*+./:?@^|~"))
         ).encode(),
@@ -602,6 +636,9 @@ def _selection_shapes() -> dict[str, bytes]:
                 ("key words before a connector word, repeated", "key to ", distinct_text),
                 ("a key word repeated", "key", distinct_text),
                 ("a Polish key word before a connector word, repeated", "has\u0142o to ", distinct_text),
+                # "Key" in another language beside its qualifier: each pair
+                # read in both orders ("klucz API", "API klucz").
+                ("a key noun and its qualifier, repeated", "klucz API ", distinct_text),
                 # Words between a key and its "is": a relative clause, an
                 # aside that never closes, an "of" word before an aside.
                 ("a key word and a relative clause of ten words", "key that a b c d e f g h i j ", distinct_text),

@@ -34,7 +34,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchmark_projection import distinct_text, every_keyword, hostile_selection
+from benchmark_projection import distinct_text, every_keyword, hostile_selection, notes_about_secrets
 from cp_testlib import (
     CAN_SYMLINK,
     HANDLED_SIGNALS,
@@ -1219,6 +1219,9 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             # at the end of the first text, its own number, is a password set).
             "key words before a connector word": (lambda: "key to ", "selection_limit"),
             "Polish key words before a connector word": (lambda: "has\u0142o to ", "selection_secret"),
+            # "Key" in Polish and its qualifier, read in both orders: past
+            # the bound before the end.
+            "a key noun and its qualifier": (lambda: "klucz API ", "selection_limit"),
             # A bare flag, each a try of the generic flag row: a place
             # every three characters.
             "a bare flag repeated": (lambda: " -p", "selection_limit"),
@@ -1245,6 +1248,14 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
                 self.assertLessEqual(len(data), cp.MAX_SELECTION_BYTES)
                 self.assertGreater(len(data), cp.MAX_SELECTION_BYTES * 0.9)
                 self.assert_judged_within_the_bound(self.write_selection(data), code)
+        with self.subTest("notes about passwords, keys and tokens"):
+            # Not hostile: text as dense in key words as a team's notes get
+            # is judged to its end, within the bound on work and on time.
+            data = json.dumps(
+                hostile_selection(lambda: "", text=lambda _unit: notes_about_secrets(rng), ensure_ascii=False),
+                ensure_ascii=False,
+            ).encode()
+            self.assert_judged_within_the_bound(self.write_selection(data), "checked")
         with self.subTest("a token inside a string"):
             data = b'{"schemaVersion":1,"x":"' + b"NaN" * ((cp.MAX_SELECTION_BYTES - 60) // 3) + b'","y":NaN}'
             self.assert_judged_within_the_bound(self.write_selection(data), "selection_malformed")
