@@ -3110,29 +3110,37 @@ MIN_TOKEN_RUN = 12
 # 2 MiB of nothing but candidates cost up to 2.8 s ("key=" repeated) and
 # values that only the last predicates turn away ("token: a/b/c/d#e") 2.2 s;
 # within the bound the worst hostile selection takes under 1 s in a fresh
-# process.  It allows 66,666 candidates (one per 31 characters of the
-# largest selection) or 20,000 values judged anew (one per 105); 2 MiB of
+# process.  It allows 75,000 candidates (one per 28 characters of the
+# largest selection) or 22,500 values judged anew (one per 93); 2 MiB of
 # IT notes in five languages, each sentence about a password, a key or a
-# token, needs four fifths of it (and 1.2 s).  Passing it never answers
+# token, needs 86% of it (and 1.1 s).  Passing it never answers
 # selection_secret for being crowded (see _refuse_secrets).
 CANDIDATE_WORK = 6
 VALUE_WORK = 14
-MAX_JUDGEMENT_WORK = 400_000
+MAX_JUDGEMENT_WORK = 450_000
 # And one unit for each row searched over this many characters of a text:
 # a text that calls for most rows (every key word of the table, in many
 # languages) costs each row a pass over it, 1 ms for 2,000 characters, so
-# a selection of such texts reaches the bound after about 240 of them.  The
+# a selection of such texts reaches the bound after about 270 of them.  The
 # texts of the tests' corpora call for at most 13 rows; the largest builds'
 # for none.
 SEARCH_CHARS_PER_WORK = 200
 # And PLACE_WORK for each place a keyword calls a row from (each of its
-# occurrences, once for each row it calls for): a row is tried at each,
-# about 2 microseconds where a key word stands before a connector word
-# ("key to key to …": 1 s for 2 MiB, unbounded, two thirds of it within
-# the bound).  2 MiB of one-line sentences about passwords (a key word in
-# every 50 characters) need four fifths of the bound; technical prose
-# (urllib's source) half of it.
+# occurrences, once for each row it calls for), and as much again for each
+# PATTERN_CHARS_PER_PLACE_WORK characters of the row's pattern: a row is
+# tried at each place, and the rows that read a key word in any language
+# and the prose after it (the longest patterns) try most there, 3 to 5
+# microseconds a place where key words stand before connector words
+# ("klucz API to hasło to …": 1.5 s for 2 MiB, unbounded; 1.1 s, two thirds
+# of it, within the bound).  Ordinary text as dense in key words as notes
+# get stays within it (see MAX_JUDGEMENT_WORK).
 PLACE_WORK = 1
+PATTERN_CHARS_PER_PLACE_WORK = 10_000
+
+
+def place_work(row: int) -> int:
+    """The work of one place that calls for the row (see PLACE_WORK)."""
+    return PLACE_WORK * (1 + len(SECRET_RULES[row].pattern) // PATTERN_CHARS_PER_PLACE_WORK)
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -4664,6 +4672,8 @@ class _Keywords:
 
     def __init__(self, called: dict[str, list[int]]) -> None:
         self.called = called
+        # What a place of each keyword costs: its rows' place work.
+        self.place_work = {word: sum(map(place_work, rows)) for word, rows in called.items()}
         self.roots: list[str] = []
         self.inside: dict[str, list[str]] = {word: [] for word in called}
         for word in sorted(called, key=len):
@@ -4671,14 +4681,14 @@ class _Keywords:
             (self.roots if held is None else self.inside[held]).append(word)
 
     def calls(self, lowered: str) -> tuple[list[int], int]:
-        """The rows the text's keywords call for, and the places that call:
-        each occurrence of a keyword, once for each row it calls for (a
-        row's search is tried at each)."""
+        """The rows the text's keywords call for, and the work of the places
+        that call: each occurrence of a keyword, for each row it calls for
+        (a row's search is tried at each; see place_work)."""
         found = [word for word in self.roots if word in lowered]
         for word in found:  # grows while it is read
             found += [inner for inner in self.inside[word] if inner in lowered]
         rows = [row for word in found for row in self.called[word]]
-        return rows, sum(lowered.count(word) * len(self.called[word]) for word in found)
+        return rows, sum(lowered.count(word) * self.place_work[word] for word in found)
 
 
 def _literal_prefix_chars(pattern: str) -> int:
@@ -4738,7 +4748,7 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
     best: SecretHit | None = None
     candidates = 0
     values_judged = scanner.values_judged
-    rows, places = _rows_to_try(scanner, text, lowered)
+    rows, place_work_done = _rows_to_try(scanner, text, lowered)
     for index in rows:
         rule = SECRET_RULES[index]
         searched = blanked if rule.judge in READ_BLANKED else text
@@ -4757,7 +4767,7 @@ def secret_hit(text: str, explain: Explain = None) -> tuple[SecretHit | None, in
                 best = hit if best is None or hit[:2] < best[:2] else best
                 break
             position = max(resume, match.start() + 1)
-    search_work = len(rows) * len(text) // SEARCH_CHARS_PER_WORK + places * PLACE_WORK
+    search_work = len(rows) * len(text) // SEARCH_CHARS_PER_WORK + place_work_done
     return best, search_work + candidates * CANDIDATE_WORK + (scanner.values_judged - values_judged) * VALUE_WORK
 
 
@@ -4780,7 +4790,7 @@ def escapes_blanked(text: str) -> str:
 
 def _rows_to_try(scanner: _SecretScanner, text: str, lowered: str) -> tuple[list[int], int]:
     """The rows, in table order, that the text's keywords call for, and the
-    places that call for them (see _Keywords.calls); rows of token shapes
+    work of the places that call for them (see _Keywords.calls); rows of token shapes
     only where the text holds a run of MIN_TOKEN_RUN token characters, as
     every match of theirs does."""
     kinds = ["plain"] + ["beyond-ascii"] * (not text.isascii())
@@ -4788,12 +4798,12 @@ def _rows_to_try(scanner: _SecretScanner, text: str, lowered: str) -> tuple[list
     if _holds_a_token_run(text):
         kinds.append("token")
         rows += scanner.always[True]
-    places = 0
+    work = 0
     for kind in kinds:
         called, calling = scanner.keywords[kind].calls(lowered)
         rows += called
-        places += calling
-    return sorted(set(rows)), places
+        work += calling
+    return sorted(set(rows)), work
 
 
 def hit_family(hit: SecretHit) -> str:

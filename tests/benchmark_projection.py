@@ -639,6 +639,9 @@ def _selection_shapes() -> dict[str, bytes]:
                 # "Key" in another language beside its qualifier: each pair
                 # read in both orders ("klucz API", "API klucz").
                 ("a key noun and its qualifier, repeated", "klucz API ", distinct_text),
+                # From an outside review: both before a connector word, the
+                # rows with the longest patterns tried deep at each place.
+                ("key nouns and key words before a connector word", "Klucz API to has\u0142o to ", distinct_text),
                 # Words between a key and its "is": a relative clause, an
                 # aside that never closes, an "of" word before an aside.
                 ("a key word and a relative clause of ten words", "key that a b c d e f g h i j ", distinct_text),

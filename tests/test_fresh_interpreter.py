@@ -1204,11 +1204,9 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             ),
             "ldap commands": (lambda: "ldapadd ", "checked"),
             # A key word every 22 characters, each place it calls a row from
-            # a unit of work: the bound is passed near the selection's end,
-            # after fewer texts than the bare values fit; the quoted ones,
-            # escaped in JSON, fit fewer and are judged to the end.
+            # work: past the bound before the selection's end.
             "numbers after a key": (lambda: "pwd=000000 " + "a" * 11, "selection_limit"),
-            "quoted numbers after a key": (lambda: 'pwd="000000" ' + "a" * 9, "checked"),
+            "quoted numbers after a key": (lambda: 'pwd="000000" ' + "a" * 9, "selection_limit"),
             "a key and a space before a long word": (
                 lambda: "pw " + "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=250)) + " ",
                 "checked",
@@ -1222,6 +1220,12 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
             # "Key" in Polish and its qualifier, read in both orders: past
             # the bound before the end.
             "a key noun and its qualifier": (lambda: "klucz API ", "selection_limit"),
+            # Both before a connector word: 1.5 s judged whole (an outside
+            # review), the longest patterns' places counted for more.
+            "key nouns and key words before a connector word": (
+                lambda: "Klucz API to has\u0142o to ",
+                "selection_limit",
+            ),
             # A bare flag, each a try of the generic flag row: a place
             # every three characters.
             "a bare flag repeated": (lambda: " -p", "selection_limit"),

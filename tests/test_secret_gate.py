@@ -2757,6 +2757,27 @@ class TestLinearTime(unittest.TestCase):
             cp.check_selection(many_branches(texts))
         self.assertEqual(caught.exception.code, "selection_limit")
 
+    def test_a_place_of_a_row_with_a_long_pattern_costs_more(self) -> None:
+        """A row whose pattern reads a key word in any language and the prose
+        after it tries the most at each place: one unit more for each
+        PATTERN_CHARS_PER_PLACE_WORK characters of its pattern.  Key nouns
+        and key words before connector words ("klucz API to hasło to …", 1.5 s
+        of CPU for 2 MiB judged whole) answer selection_limit."""
+        lengths = [len(rule.pattern) for rule in cp.SECRET_RULES]
+        longest, shortest = lengths.index(max(lengths)), lengths.index(min(lengths))
+        self.assertEqual(cp.place_work(shortest), cp.PLACE_WORK)
+        self.assertEqual(cp.place_work(longest), cp.PLACE_WORK * (1 + max(lengths) // cp.PATTERN_CHARS_PER_PLACE_WORK))
+        self.assertGreater(cp.place_work(longest), cp.PLACE_WORK)
+
+        def unit() -> str:
+            return "Klucz API to has\u0142o to "
+
+        _hit, work = cp.secret_hit(distinct_text(unit))
+        texts = [distinct_text(unit) for _ in range(cp.MAX_JUDGEMENT_WORK // work + 2)]
+        with self.assertRaises(cp.ProjectionError) as caught:
+            cp.check_selection(many_branches(texts))
+        self.assertEqual(caught.exception.code, "selection_limit")
+
     def test_a_value_judged_anew_costs_more_than_one_judged_before(self) -> None:
         """The work of judging: CANDIDATE_WORK for each candidate, and
         VALUE_WORK more for each value not judged before in the process."""
@@ -3174,6 +3195,7 @@ class TestDocumentation(unittest.TestCase):
             (codes, f"or {values:,} values judged anew;"),
             (cost, f"one unit per {cp.SEARCH_CHARS_PER_WORK} characters of the text"),
             (cost, f"each place a keyword calls a row from {place_units}"),
+            (cost, f"one more for each {cp.PATTERN_CHARS_PER_PLACE_WORK:,} characters of the row's pattern"),
         ):
             with self.subTest(figures):
                 self.assertIn(figures, text)
