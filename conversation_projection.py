@@ -4277,7 +4277,10 @@ PLACEHOLDER_PATTERN = (
     # <value> {{ x }} [value] <base64 key> #{x} @VAR@ @db.password@ @@VAR@@; not a password
     # that starts with a bracket and a generator's symbols (<W{tR12WePXg, [&z]ktbB9&V)
     r"|(?:<[^<>{}\[\]()&;,!?#%^*~+=]+>|\{\{?[^<>{}\[\]()&;,!?#%^*~+=]+\}|\[[^<>{}\[\]()&;,!?#%^*~+=]+\]).*"
-    r"|[<{\[][A-Za-z0-9_.-]*|&lt;.*|#\{.*"
+    # (a bracket before a name cut off: {password, [REDACTED; not a
+    # generator's draw of both cases and digits: [Xk9pQ2mZ7vLwR4)
+    r"|[<{\[](?-i:(?!(?=[A-Za-z0-9_.-]*[0-9])(?=[A-Za-z0-9_.-]*[a-z])(?=[A-Za-z0-9_.-]*[A-Z])))[A-Za-z0-9_.-]*"
+    r"|&lt;.*|#\{.*"
     r"|@@?[A-Za-z_][A-Za-z0-9_.-]*@@?"
     r"|__[A-Za-z0-9_.-]{1,64}__|raw\([{$<].*"  # __DB_PASSWORD__ (release tokens), RAW({{sftp.password}}) (Camel)
     r"|![A-Za-z]+(?:[-_][A-Za-z]+)*"  # a YAML tag: !vault, !env_var, !vault-encrypted

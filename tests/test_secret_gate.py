@@ -2149,6 +2149,20 @@ class TestValueJudgements(unittest.TestCase):
                 self.assertIsNone(cp.a_placeholder(value, True))
                 self.assertIsNotNone(cp.find_secret("password: " + value))
 
+    def test_a_bracket_before_a_draw_of_both_cases_and_digits_opens_a_password(self) -> None:
+        """A bracket before a name cut off is a template ({password,
+        [REDACTED, <id001); before letters of both cases and digits, the
+        first character of a generator's draw."""
+        rng = random.Random(44)
+        for bracket in "<{[":
+            value = bracket + mixed(ALNUM, 14, rng)
+            with self.subTest(value=value):
+                self.assertIsNone(cp.a_placeholder(value, True))
+                self.assertIsNotNone(cp.find_secret("contrase\u00f1a: " + value))
+        for value in ("{password", "[REDACTED", "<id001", "{user_1", "<YOUR_TOKEN_1"):
+            with self.subTest(value=value):
+                self.assertEqual(cp.a_placeholder(value, True), "placeholder")
+
     def test_a_jose_header_may_name_each_header_parameter_and_no_claim(self) -> None:
         """RFC 7515's and RFC 7516's header parameters, each beside "alg",
         make a header; a claim of the payload ("sub") makes it more."""
