@@ -2457,11 +2457,14 @@ _SYMBOL_THEN_PART = (
     rf"(?:[{_CUTTING_SYMBOLS}]{{1,3}}+|(?<=[A-Za-z0-9])'(?=[A-Za-z0-9]))"
     rf"(?![.:!?]{{0,3}}+(?![^\s\x00\"'`]))[^{_BARE_VALUE_END}]{{0,63}}+)"
 )
+# Identifier characters that hold no lower case, upper case and digit all
+# three, as a generator's draw does: a name (&default_password, &id001).
+_NOT_A_DRAW = "(?!" + "".join(f"(?=[A-Za-z0-9_.-]{{0,63}}?[{kind}])" for kind in ("a-z", "A-Z", "0-9")) + ")"
 _SYMBOL_VALUE = (
     rf"(?=[^{_BARE_VALUE_END}]{{0,64}}+[{_CUTTING_SYMBOLS}'])"
     r"(?![bfruBFRU]{1,2}+')(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
     r"|[A-Za-z_][A-Za-z0-9_]{0,63}+[(\[](?:[A-Za-z_$][A-Za-z0-9_.$]{0,63}+|[0-9]{1,16}+)?+[,)\]])"
-    r"(?:[&>)\]};](?![A-Za-z_][A-Za-z0-9_.-]{0,63}+(?:=|(?![^\s\x00\"'`])))"
+    r"(?:[&>)\]};](?!" + _NOT_A_DRAW + r"[A-Za-z_][A-Za-z0-9_.-]{0,63}+(?:=|(?![^\s\x00\"'`])))"
     rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
     rf"|[(\[{{<](?![A-Za-z0-9_ -]{{0,40}}+[\]}}>)](?![^\s\x00\"'`])"
     rf"|[A-Za-z_$][A-Za-z0-9_$.]{{0,63}}+(?:\(|\[[\"'A-Za-z0-9_]{{1,64}}+\]))"

@@ -2149,6 +2149,20 @@ class TestValueJudgements(unittest.TestCase):
                 self.assertIsNone(cp.a_placeholder(value, True))
                 self.assertIsNotNone(cp.find_secret("password: " + value))
 
+    def test_a_symbol_before_a_draw_of_both_cases_and_digits_opens_a_password(self) -> None:
+        """A symbol that opens nothing ("&", ";", ">", a closing bracket)
+        before a name is a YAML anchor or the next pair (&default_password,
+        &id001, &user=); before letters of both cases and digits alone, the
+        first character of a generator's draw."""
+        rng = random.Random(45)
+        for symbol in "&;>)]}":
+            value = symbol + mixed(ALNUM, 14, rng)
+            with self.subTest(value=value):
+                self.assertIsNotNone(cp.find_secret("password: " + value))
+        for text in ("password: &default_password", "password: &id001", "password=&user=root", "x: &anchor1 y"):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
     def test_a_bracket_before_a_draw_of_both_cases_and_digits_opens_a_password(self) -> None:
         """A bracket before a name cut off is a template ({password,
         [REDACTED, <id001); before letters of both cases and digits, the
