@@ -2471,7 +2471,7 @@ _SYMBOL_VALUE = (
     rf"(?=[^\s\x00\"'`0-9]{{0,63}}+[0-9])"
     rf"[^{_BARE_VALUE_END}]{{0,63}}+{_SYMBOL_THEN_PART}{{0,8}}+"
     rf"|[^{_BARE_VALUE_END}]{{1,64}}+{_SYMBOL_THEN_PART}{{1,8}}+)"
-    r"(?:(?=&[A-Za-z_][A-Za-z0-9_.-]{0,63}+=)|[&)\]}>{<]{0,3}+(?=[,;]?+(?![^\s\x00\"'`\u00bb\u300d\u300f])))"
+    r"(?:(?=&[A-Za-z_][A-Za-z0-9_.-]{0,63}+=)|[&)\]}>{<]{0,3}+(?:[(\[](?![^\s\x00]))?+(?=[,;]?+(?![^\s\x00\"'`\u00bb\u300d\u300f])))"
 )
 _LONG_QUOTED = f"{{{MAX_VALUE_CHARS + 1},{MAX_TEXT_CHARS}}}+"
 # Symbols that no command-line flag holds: a value after a space may start

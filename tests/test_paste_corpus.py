@@ -32,7 +32,7 @@ MIN_PER_SIDE = 30
 LANGUAGES = {"en", "fr", "es", "pt", "de", "nl", "pl", "ru", "zh", "ja"}
 MIN_OTHER_LANGUAGES = 3
 # Secret texts refused per class, at least (seed 39).
-FLOOR = {1: 258, 2: 122, 3: 80, 4: 110, 5: 90, 6: 78, 7: 88, 8: 78}
+FLOOR = {1: 258, 2: 122, 3: 80, 4: 111, 5: 90, 6: 78, 7: 88, 8: 78}
 # Clean texts refused per class, at most (seed 39).
 CEILING = {1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0}
 

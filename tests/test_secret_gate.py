@@ -2163,6 +2163,20 @@ class TestValueJudgements(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertIsNone(cp.find_secret(text))
 
+    def test_a_draw_may_end_in_an_opening_bracket_where_the_text_breaks(self) -> None:
+        """An opening bracket last in a value, before a space, a line break
+        or the end, is the draw's last character; a call split over lines
+        (get_password(\\n…) is still code."""
+        rng = random.Random(46)
+        for bracket in "([":
+            value = mixed(ALNUM, 4, rng) + ";" + mixed(ALNUM, 10, rng) + bracket
+            for text in (f"my password is {value} what now", f"wachtwoord: {value}"):
+                with self.subTest(text=text):
+                    self.assertIsNotNone(cp.find_secret(text))
+        for text in ('password = get_password(\n    "svc")', "pwd = request.args[\n 'pw']", "token = Token(\n x)"):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
     def test_a_bracket_before_a_draw_of_both_cases_and_digits_opens_a_password(self) -> None:
         """A bracket before a name cut off is a template ({password,
         [REDACTED, <id001); before letters of both cases and digits, the
