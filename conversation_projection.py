@@ -2458,8 +2458,9 @@ _SYMBOL_THEN_PART = (
     rf"(?![.:!?]{{0,3}}+(?![^\s\x00\"'`]))[^{_BARE_VALUE_END}]{{0,63}}+)"
 )
 # Identifier characters that hold no lower case, upper case and digit all
-# three, as a generator's draw does: a name (&default_password, &id001).
-_NOT_A_DRAW = "(?!" + "".join(f"(?=[A-Za-z0-9_.-]{{0,63}}?[{kind}])" for kind in ("a-z", "A-Z", "0-9")) + ")"
+# three, as a generator's draw does: a name (&default_password, &id001,
+# {password); case-sensitive inside patterns read in any case.
+_NOT_A_DRAW = "(?-i:(?!" + "".join(f"(?=[A-Za-z0-9_.-]{{0,63}}?[{kind}])" for kind in ("a-z", "A-Z", "0-9")) + "))"
 _SYMBOL_VALUE = (
     rf"(?=[^{_BARE_VALUE_END}]{{0,64}}+[{_CUTTING_SYMBOLS}'])"
     r"(?![bfruBFRU]{1,2}+')(?!(?:[A-Za-z_$][A-Za-z0-9_$]{0,63}+\.){1,8}+[A-Za-z_]"
@@ -4282,7 +4283,7 @@ PLACEHOLDER_PATTERN = (
     r"|(?:<[^<>{}\[\]()&;,!?#%^*~+=]+>|\{\{?[^<>{}\[\]()&;,!?#%^*~+=]+\}|\[[^<>{}\[\]()&;,!?#%^*~+=]+\]).*"
     # (a bracket before a name cut off: {password, [REDACTED; not a
     # generator's draw of both cases and digits: [Xk9pQ2mZ7vLwR4)
-    r"|[<{\[](?-i:(?!(?=[A-Za-z0-9_.-]*[0-9])(?=[A-Za-z0-9_.-]*[a-z])(?=[A-Za-z0-9_.-]*[A-Z])))[A-Za-z0-9_.-]*"
+    r"|[<{\[]" + _NOT_A_DRAW + r"[A-Za-z0-9_.-]*"
     r"|&lt;.*|#\{.*"
     r"|@@?[A-Za-z_][A-Za-z0-9_.-]*@@?"
     r"|__[A-Za-z0-9_.-]{1,64}__|raw\([{$<].*"  # __DB_PASSWORD__ (release tokens), RAW({{sftp.password}}) (Camel)
@@ -4363,7 +4364,6 @@ REGEX_CLASS_PATTERN = (
 PASSWORD_MANAGERS = frozenset(
     {"1password", "bitwarden", "vaultwarden", "keepass", "keepassxc", "lastpass", "dashlane", "nordpass", "enpass"}
 )
-ASCII_LETTERS_AND_DIGITS = LOWER + LOWER.upper() + DIGITS
 MASK_PATTERN = r"\.\.\.|\u2026|\*\*\*|\u2022\u2022"
 # Neighbouring characters that step by one or repeat, at least this share
 # of a body this long or longer.
@@ -4799,7 +4799,9 @@ def _rows_to_try(scanner: _SecretScanner, text: str, lowered: str) -> tuple[list
     work of the places that call for them (see _Keywords.calls); rows of token shapes
     only where the text holds a run of MIN_TOKEN_RUN token characters, as
     every match of theirs does."""
-    kinds = ["plain"] + ["beyond-ascii"] * (not text.isascii())
+    kinds = ["plain"]
+    if not text.isascii():
+        kinds.append("beyond-ascii")
     rows = list(scanner.always[False])
     if _holds_a_token_run(text):
         kinds.append("token")
@@ -5410,7 +5412,7 @@ def a_password_manager(value: str, _password: bool) -> str | None:
     """The name of a password manager, alone or before words of another
     script: where the secret is kept, not the secret
     ("\u30d1\u30b9\u30ef\u30fc\u30c9\u306f1Password\u306b\u4fdd\u5b58", "the password is 1Password")."""
-    rest = value.lstrip(ASCII_LETTERS_AND_DIGITS)
+    rest = value.lstrip(LETTERS + DIGITS)
     name = value[: len(value) - len(rest)].lower()
     return "password-manager" if name in PASSWORD_MANAGERS and not (rest and rest[0].isascii()) else None
 

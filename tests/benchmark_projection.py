@@ -413,13 +413,18 @@ NOTES_ABOUT_SECRETS = (
 )
 
 
-def notes_about_secrets(rng: random.Random) -> str:
-    """Sentences of NOTES_ABOUT_SECRETS in a random order, up to a text's
-    length, ending in a number of its own."""
-    parts: list[str] = []
-    while sum(map(len, parts)) < cp.MAX_TEXT_CHARS:
-        parts.append(rng.choice(NOTES_ABOUT_SECRETS) + " ")
-    return "".join(parts)[: cp.MAX_TEXT_CHARS - 8] + f" {next(_distinct):07d}"
+def notes_about_secrets(rng: random.Random) -> bytes:
+    """A selection as large as its bound allows of texts of
+    NOTES_ABOUT_SECRETS in a random order, each ending in a number of its
+    own."""
+
+    def text(_unit: Callable[[], str]) -> str:
+        parts: list[str] = []
+        while sum(map(len, parts)) < cp.MAX_TEXT_CHARS:
+            parts.append(rng.choice(NOTES_ABOUT_SECRETS) + " ")
+        return "".join(parts)[: cp.MAX_TEXT_CHARS - 8] + f" {next(_distinct):07d}"
+
+    return json.dumps(hostile_selection(lambda: "", text=text, ensure_ascii=False), ensure_ascii=False).encode()
 
 
 def hostile_selection(
@@ -612,10 +617,7 @@ def _selection_shapes() -> dict[str, bytes]:
         ).encode(),
         # Not hostile: ordinary notes, as dense in key words as a team's
         # handover notes get, judged to their end.
-        "notes about passwords, keys and tokens in six languages": json.dumps(
-            hostile_selection(lambda: "", text=lambda _unit: notes_about_secrets(_NOTES_RNG), ensure_ascii=False),
-            ensure_ascii=False,
-        ).encode(),
+        "notes about passwords, keys and tokens in six languages": notes_about_secrets(_NOTES_RNG),
         "values that assign their key again": json.dumps(
             hostile_selection(lambda: "#" + _random(3) + "_password=" + _random(2, "!$*+./:?@^|~"))
         ).encode(),

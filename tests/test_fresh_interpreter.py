@@ -1255,11 +1255,7 @@ class TestSecretsThroughTheEntryPoint(FreshInterpreterCase):
         with self.subTest("notes about passwords, keys and tokens"):
             # Not hostile: text as dense in key words as a team's notes get
             # is judged to its end, within the bound on work and on time.
-            data = json.dumps(
-                hostile_selection(lambda: "", text=lambda _unit: notes_about_secrets(rng), ensure_ascii=False),
-                ensure_ascii=False,
-            ).encode()
-            self.assert_judged_within_the_bound(self.write_selection(data), "checked")
+            self.assert_judged_within_the_bound(self.write_selection(notes_about_secrets(rng)), "checked")
         with self.subTest("a token inside a string"):
             data = b'{"schemaVersion":1,"x":"' + b"NaN" * ((cp.MAX_SELECTION_BYTES - 60) // 3) + b'","y":NaN}'
             self.assert_judged_within_the_bound(self.write_selection(data), "selection_malformed")
