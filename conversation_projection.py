@@ -50,6 +50,14 @@ if __name__ == "__main__" or os.path.basename((getattr(sys, "argv", None) or [""
     "conversation-projection"
 ):
     catch_signals_early()
+    # A SIGINT that lands while Python's start-up checks the script's path as
+    # an import path entry is a KeyboardInterrupt there, which Python prints
+    # before it runs the script all the same, keeping it as sys.last_value:
+    # the run answers it as interrupted.
+    if isinstance(getattr(sys, "last_value", None), KeyboardInterrupt):
+        import _signal
+
+        EARLY_SIGNALS.append(_signal.SIGINT)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -103,7 +103,10 @@ _modules = _standin.make_loader(MODE if MODE not in ("signal-self", "build-swall
 # With CP_FAKE_SIGNAL_AT="N:SIGNUM" the process sends itself SIGNUM right
 # before the N-th line the module's code runs (counted by a trace function),
 # after it wrote to CP_FAKE_REPORT_FD whether a handler of the module's was
-# in place then.
+# in place then.  With CP_FAKE_INTERRUPT_AT_START_UP a path hook sends SIGINT
+# when Python's start-up asks whether the script's path is an import path
+# entry, and waits there for the KeyboardInterrupt: the moment a Ctrl-C
+# pressed at start-up lands in, which Python prints and then runs on.
 FAKE_HOLD_AT_EXIT = """import os
 
 if os.environ.get("CP_FAKE_HOLD_AT_EXIT"):
@@ -138,6 +141,20 @@ if os.environ.get("CP_FAKE_SIGNAL_AT"):
         return _line if os.path.basename(frame.f_code.co_filename) == "conversation_projection.py" else None
 
     sys.settrace(_call)
+
+if os.environ.get("CP_FAKE_INTERRUPT_AT_START_UP"):
+    import signal
+    import sys
+
+    def _interrupt(path):
+        if not os.path.isfile(path):
+            raise ImportError(path)
+        sys.path_hooks.remove(_interrupt)
+        os.kill(os.getpid(), signal.SIGINT)
+        while True:
+            pass
+
+    sys.path_hooks.insert(0, _interrupt)
 """
 FAKE_SUBMODULE = """from graphify import _modules, MODE, _WAITING, NEEDED_BYTES
 import os
@@ -799,6 +816,32 @@ class TestSignalsFromOutside(FreshInterpreterCase):
                 self.assertEqual(self.entries(), ["state.json"])
                 self.assertResult(self.cli(["--state-root", self.state]), "built")
 
+    def test_an_interrupt_python_s_start_up_printed_is_answered(self) -> None:
+        """SIGINT while Python's start-up checks the script's path as an
+        import path entry: Python prints its KeyboardInterrupt and runs the
+        module all the same.  The run answers interrupted, withdrawn, and
+        leaves state.json alone; stderr holds Python's report and nothing of
+        the module's."""
+        self.build_fixture()
+        for command in (MODULE, self.write_console_script()):
+            with self.subTest(command=os.path.basename(command)):
+                completed = subprocess.run(
+                    [self.python, "-I", command, "--state-root", self.state],
+                    capture_output=True,
+                    env=child_env(CP_FAKE_INTERRUPT_AT_START_UP="1"),
+                    timeout=120,
+                )
+                self.assertResult(without_start_up_report(Result(completed)), "interrupted", withdrawn=True)
+                self.assertEqual(self.entries(), ["state.json"])
+                self.assertResult(self.cli(["--state-root", self.state]), "built")
+
+    def write_console_script(self) -> str:
+        """The console script pip writes for the package, in the test's directory."""
+        console_script = os.path.join(self.tmp, "conversation-projection")
+        with open(console_script, "w", encoding="utf-8") as handle:
+            handle.write(CONSOLE_SCRIPT.format(root=os.path.dirname(MODULE)))
+        return console_script
+
     @unittest.skipUnless(sys.platform.startswith("linux"), "/proc shows when the handlers are in place")
     def test_a_signal_in_the_first_half_second(self) -> None:
         """SIGINT, SIGTERM and SIGHUP sent at 67 moments spread evenly over
@@ -825,7 +868,7 @@ class TestSignalsFromOutside(FreshInterpreterCase):
             for (state, result), handled, signum in zip(answers, sent, HANDLED_SIGNALS, strict=True):
                 where = f"{signum!r} at {offset * 1000:.0f} ms"
                 if handled or result.lines or not died_before_the_module(result, signum):
-                    self.assertResult(result, "interrupted", withdrawn=True)
+                    self.assertResult(without_start_up_report(result), "interrupted", withdrawn=True)
                     self.assertEqual(self.entries(state), ["state.json"], where)
                     answered += 1
                 else:
@@ -858,9 +901,7 @@ class TestSignalsFromOutside(FreshInterpreterCase):
         interrupted, withdrawn, state.json alone left, never
         resource_exhausted; before, it dies of the signal as in Python's
         start-up and touches nothing."""
-        console_script = os.path.join(self.tmp, "conversation-projection")
-        with open(console_script, "w", encoding="utf-8") as handle:
-            handle.write(CONSOLE_SCRIPT.format(root=os.path.dirname(MODULE)))
+        console_script = self.write_console_script()
         self.build_fixture()
         template = snapshot_tree(self.state)
         runs = [(MODULE, line) for line in (*range(1, 31), *range(31, 5400, 135))]
@@ -953,6 +994,23 @@ FRAME_PAST_THE_HANDLERS = re.compile(
     + re.escape(os.path.basename(MODULE).encode())
     + rb'", line \d+,? in (?!<module>|catch_signals_early\b)'
 )
+
+
+# What Python's start-up prints when a KeyboardInterrupt lands while it
+# checks the script's path as an import path entry; it then runs the script.
+START_UP_REPORT = re.compile(
+    rb"Failed checking if argv\[0\] is an import path entry\n(?:Traceback \(most recent call last\):\n"
+    rb"(?:  .*\n)*)?KeyboardInterrupt\n\Z"
+)
+
+
+def without_start_up_report(result: Result) -> Result:
+    """``result`` with Python's start-up report taken off its stderr, when
+    that is all stderr holds (checked: no frame of the module's)."""
+    if START_UP_REPORT.match(result.stderr) is None or MODULE_FUNCTION_FRAME.search(result.stderr):
+        return result
+    result.stderr = b""
+    return result
 
 
 def died_before_the_module(result: Result, signum: int) -> bool:
