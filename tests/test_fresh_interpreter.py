@@ -849,13 +849,15 @@ class TestSignalsFromOutside(FreshInterpreterCase):
         runs until their handlers showed in /proc) and the half second after
         it: 201 runs, three at a time, which keeps the machine busy, while
         the fake Graphify holds the build until the signal is sent.  Each
-        run answers interrupted, withdrawn, with
-        state.json alone left, never another code, and a rebuild then builds;
-        or the signal came before the module's first statement, the one that
-        installs its handlers: then /proc showed no SIGTERM handler right
-        before the signal was sent, the process died of the signal (SIGINT:
-        Python's own KeyboardInterrupt, exit 1 or killed by it), printed no
-        line, named none of the module's functions and touched nothing."""
+        run answers interrupted, withdrawn, with state.json alone left, never
+        another code, and a rebuild then builds (stderr empty, or holding
+        only Python's report of a SIGINT it printed at start-up before it ran
+        the module); or the signal came before the module's first statement,
+        the one that installs its handlers: then /proc showed no SIGTERM and
+        SIGHUP handlers right before the signal was sent, the process died
+        of the signal (SIGINT: Python's own KeyboardInterrupt, exit 1 or
+        killed by it), printed no line, named none of the module's functions
+        and touched nothing."""
         self.build_fixture()
         template = snapshot_tree(self.state)
         span = self.time_to_handlers() + 0.5
@@ -878,7 +880,7 @@ class TestSignalsFromOutside(FreshInterpreterCase):
 
     def time_to_handlers(self) -> float:
         """The longest of three held rebuilds from their start until /proc
-        shows the module's SIGTERM handler."""
+        shows the module's SIGTERM and SIGHUP handlers."""
         longest = 0.0
         for probe in range(3):
             run = self.start_held(f"probe-{probe}")
