@@ -4504,9 +4504,15 @@ EXAMPLE_MARK = "EXAMPLE"
 # ("API key", "csrf token").
 PROSE_WORD_START = frozenset(" \t\n\r\x00(\"'[{<*")
 WORDS_BEFORE_A_KEY = KEY_QUALIFIERS | PASS_QUALIFIERS | NOT_A_CREDENTIAL_BEFORE
-# A key's verdict: it names no secret, a secret, a password, or a password
-# unless a prose word precedes it ("pass:" in YAML, not "boarding pass: …").
-_NOT_SECRET, _SECRET, _PASSWORD, _PASSWORD_UNLESS_PROSE = range(4)
+# A key's verdict: it names no secret, a secret, a password, a password
+# unless a prose word precedes it ("pass:" in YAML, not "boarding pass: …"),
+# or a key whose last word is "key" and no word qualifies (Key=, azureKey:),
+# which names a secret only when its value is what a generator draws.
+_NOT_SECRET, _SECRET, _PASSWORD, _PASSWORD_UNLESS_PROSE, _BARE_KEY = range(5)
+# What a bare key's value must be to be read as a secret: this many
+# characters at least, of these, letters and digits both.
+DRAWN_MIN_CHARS = 20
+DRAWN_CHARS = frozenset(LETTERS + DIGITS + "+/_-")
 # HTTP authentication schemes, also inside a quoted header value.
 AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "digest", "apikey", "api-key", "api-token", "key"})
 # What "pass" alone may follow to be a key: the start, a space, a query
@@ -4930,6 +4936,8 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         return None, (offset if "=" in raw or ":" in raw else resume), reason
     if key_start < 0:
         return (offset, index, family, (value, None)), match.end(), "secret"
+    if key.words == _BARE_KEY and not drawn(value):
+        return None, key_end, "bare-key: not-drawn"
     if _repeats_key(scanner, value, identifier):
         return None, resume, "repeats-key"
     label_start, _ = _within_field(text, identifier_start - LABEL_LOOKBACK, identifier_start, key_end, key_end)
@@ -5104,7 +5112,7 @@ def _a_query_key(key: KeyReading) -> bool:
 def key_names_a_password(key: KeyReading) -> bool:
     """Whether a key that names a secret names a password, whose values are
     judged more strictly (names are not taken for values)."""
-    return not _a_query_key(key) and key.words != _SECRET
+    return not _a_query_key(key) and key.words not in (_SECRET, _BARE_KEY)
 
 
 def _names_a_failure(text: str, key_start: int, key_end: int) -> bool:
@@ -5175,6 +5183,7 @@ def _words_verdict(before: str, identifier: str) -> int:
 
 
 def _read_words(scanner: _SecretScanner, before: str, identifier: str) -> int:
+    bare = False
     for split_humps in (True, False):
         words = _key_words(scanner, identifier, split_humps)
         found = False
@@ -5184,6 +5193,7 @@ def _read_words(scanner: _SecretScanner, before: str, identifier: str) -> int:
             if word in ("key", "keys"):
                 names = previous in KEY_QUALIFIERS
                 password = previous in PASSWORD_KEY_QUALIFIERS
+                bare = bare or (index == len(words) - 1 and previous not in NOT_A_CREDENTIAL_BEFORE)
             elif word.endswith(("key", "keys")):
                 names = word.rstrip("s")[:-3] in KEY_QUALIFIERS
             else:
@@ -5199,7 +5209,7 @@ def _read_words(scanner: _SecretScanner, before: str, identifier: str) -> int:
             return _PASSWORD if password else _SECRET
         if found:
             return _NOT_SECRET
-    return _NOT_SECRET
+    return _BARE_KEY if bare else _NOT_SECRET
 
 
 def _key_words(scanner: _SecretScanner, label: str, split_humps: bool) -> tuple[str, ...]:
@@ -5563,6 +5573,17 @@ def a_call(value: str, _password: bool) -> str | None:
             return None
     called = "()" in value or '("' in value or "('" in value or '(\\"' in value or "." in head
     return "call" if called else None
+
+
+def drawn(value: str) -> bool:
+    """Whether a value the judgements kept reads as a generator's draw:
+    DRAWN_MIN_CHARS or more of DRAWN_CHARS (and base64's padding), letters
+    and digits both, not hexadecimal alone (a digest, a UUID)."""
+    if len(value) < DRAWN_MIN_CHARS or not DRAWN_CHARS.issuperset(value.rstrip("=")):
+        return False
+    if HEX_DIGITS.issuperset(value.lower().replace("-", "")):
+        return False
+    return not value.isalpha() and any(char.isalpha() for char in value)
 
 
 def low_entropy(value: str, _password: bool) -> str | None:

@@ -995,15 +995,51 @@ class TestJudgement(unittest.TestCase):
                 self.assertEqual(cp.find_secret(text), (text.index(token), "credential-assignment"))
 
     def test_a_key_in_a_query_string_names_one(self) -> None:
-        """?key= and &key=: the API key of Google's and many other URLs; the
-        same word in prose, or ending another parameter's name, names none."""
+        """?key= and &key=: the API key of Google's and many other URLs;
+        ending another parameter's name, the word names none."""
         token = rand(ALNUM, 39, random.Random(46))
         for text in (f"https://maps.example.org/api/js?key={token}", f"https://x.example.org/v1?a=1&key={token}"):
             with self.subTest(text=text[:40]):
                 self.assertEqual(cp.find_secret(text), (text.index(token), "credential-assignment"))
-        for text in (f"the key={token}", f"https://x.example.org/v1?monkey={token}"):
-            with self.subTest(text=text[:40]):
+        self.assertIsNone(cp.find_secret(f"https://x.example.org/v1?monkey={token}"))
+
+    def test_a_bare_key_names_a_secret_before_a_draw(self) -> None:
+        """A key whose last word is "key" with no qualifier names a secret
+        when its value is a generator's draw (DRAWN_MIN_CHARS or more
+        letters and digits, both, not hexadecimal alone), as tool logs and
+        people write it; before a name, a digest, a UUID or a word it names
+        none, nor does "key" inside a name or after a word that takes it
+        away."""
+        rng = random.Random(47)
+        draw, lower = mixed(ALNUM, 32, rng), rand(LOWER, 14, rng) + "7" + rand(LOWER + DIGITS, 17, rng)
+        base64_draw = base64.b64encode(rng.randbytes(28)).decode()
+        for text, value in (
+            (f"[DEBUG] Using Key={lower}", lower),
+            (f"azureKey: {draw}", draw),
+            (f"uso la key {draw} con la api y me da 401", draw),
+            (f"the key={draw}", draw),
+            (f'appKey := "{base64_draw}"', base64_draw),
+            (f"KEYS={draw[: cp.DRAWN_MIN_CHARS]}", draw[: cp.DRAWN_MIN_CHARS]),
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(value), "credential-assignment"))
+        for text in (
+            f"KEYS={draw[: cp.DRAWN_MIN_CHARS - 1]}",
+            "key: user_profile_backup_2024",
+            f"cache key = {rand(HEX, 64, rng)}",
+            "idempotency key: 3fa85f64-5717-4562-b3fc-2c963f66afa6",
+            "key: abcdefghijklmnopqrstuvwxyzabcd",
+            f"primaryKey: {draw}",
+            f"public_key={draw}",
+            f"monkey={draw}",
+            f"key_id={draw}",
+            f'SN_Gost28147_None_KeyMeshing = "id-Gost28147-89-None-{draw}"',
+            "the key to the garden shed is under the flower pot",
+        ):
+            with self.subTest(text=text):
                 self.assertIsNone(cp.find_secret(text))
+        with open(os.path.join(ROOT, "docs", "secret-gate.md"), encoding="utf-8") as handle:
+            self.assertIn(f"at least\n{cp.DRAWN_MIN_CHARS} letters and digits", handle.read())
 
     def test_the_tail_of_an_identifier_longer_than_the_lookback_is_no_key(self) -> None:
         """A run of identifier characters that fills the whole lookback is
@@ -2636,9 +2672,9 @@ def two_mebibytes(unit: Callable[[], str]) -> list[str]:
     return fields
 
 
-def crowded_text(rng: random.Random, pairs: int) -> str:
+def crowded_text(rng: random.Random, pairs: int, key: str = "key") -> str:
     """``pairs`` keys each before a word: every one judged, none a secret."""
-    return "".join("key=A" + rand(LOWER, 5, rng) + " " for _ in range(pairs))
+    return "".join(key + "=A" + rand(LOWER, 5, rng) + " " for _ in range(pairs))
 
 
 def one_branch(texts: list[str]) -> dict[str, object]:
@@ -2763,9 +2799,9 @@ class TestLinearTime(unittest.TestCase):
         rng = random.Random(36)
         # Keys that name no secret: each a candidate, no value judged; and
         # each row the text calls for searched over its 1,980 characters.
-        per_text = cp.secret_hit(crowded_text(rng, 180))[1]
-        self.assertGreater(per_text, 180 * cp.CANDIDATE_WORK)
-        crowded = [crowded_text(rng, 180) for _ in range(cp.MAX_JUDGEMENT_WORK // per_text + 1)]
+        per_text = cp.secret_hit(crowded_text(rng, 165, "mkey"))[1]
+        self.assertGreater(per_text, 165 * cp.CANDIDATE_WORK)
+        crowded = [crowded_text(rng, 165, "mkey") for _ in range(cp.MAX_JUDGEMENT_WORK // per_text + 1)]
         within = crowded[: cp.MAX_JUDGEMENT_WORK // per_text]
         cp.check_selection(many_branches(within))
         with self.assertRaises(cp.ProjectionError) as caught:
