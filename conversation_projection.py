@@ -3352,6 +3352,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     token_row("readme-token", "rdme_", "[a-z0-9]{70}", "gitleaks readme.go; trufflehog readme"),
     token_row("postman-token", "PMAK-", "[a-f0-9]{24}-[a-f0-9]{34}", "gitleaks postman.go; trufflehog postman"),
     SecretRule(
+        "jenkins-encrypted-secret",
+        # The brace starts it, whatever precedes (\n{AQ…, name{AQ…).
+        r"\{AQAAABAAAAA[A-Za-z0-9+/]{30,1000}+={0,2}\}",
+        "Jenkins hudson.util.Secret: version 1, a 16-byte IV, as credentials.xml stores it",
+        keywords=("{aqaaabaaaaa",),
+    ),
+    SecretRule(
         "infracost-token",
         # Not after a ".": "favicon.ico-<hash>.png" is an asset's name.
         r"ico-(?<![A-Za-z0-9_.-]ico-)[A-Za-z0-9]{32}(?![A-Za-z0-9])",
