@@ -4498,6 +4498,26 @@ PLACEHOLDER_PHRASE = (
     r"(?:your|put|insert|replace|enter|paste)[-_.](?:[a-z0-9]{1,16}+[-_.]){0,4}?"
     r"(?:here|token|key|secret|password|value|own)(?![a-z])"
 )
+# "Your" as placeholders write it in each language (your_password,
+# \u0432\u0430\u0448_\u043f\u0430\u0440\u043e\u043b\u044c, ditt_l\u00f6senord, kata_sandi_anda, mat_khau_cua_ban):
+# a value made of words alone, one of them one of these, is a placeholder.
+PLACEHOLDER_POSSESSIVES = frozenset(
+    {
+        *("your", "yours", "votre", "vos", "ton", "ta", "tu", "tus", "su", "sus"),  # English, French, Spanish
+        *("seu", "sua", "teu", "tua", "tuo", "vostro", "vostra"),  # Portuguese, Italian
+        *("dein", "deine", "deinen", "ihr", "ihre", "ihren", "jouw", "uw"),  # German, Dutch
+        *("twoje", "tw\u00f3j", "twoj", "twoja", "wasze"),  # Polish
+        *("v\u00e1\u0161", "va\u0161e", "tvoje", "tv\u016fj"),  # Czech
+        *("\u0432\u0430\u0448", "\u0432\u0430\u0448\u0430", "\u0432\u0430\u0448\u0435"),  # Russian, Ukrainian: your
+        *(
+            "\u0442\u0432\u043e\u0439",
+            "\u0442\u0432\u043e\u044f",
+            "\u0442\u0432\u0456\u0439",
+        ),  # Russian, Ukrainian: thy
+        *("ditt", "din", "dina", "senin", "sizin"),  # Swedish, Norwegian, Danish, Turkish
+        *("anda", "kamu", "ban", "b\u1ea1n"),  # Indonesian, Vietnamese
+    }
+)
 # Placeholders recognised by how they end or what they contain (any case).
 PLACEHOLDER_ENDINGS = ("-here", "_here", ".here", "keyhere", "tokenhere", "secrethere", "passwordhere")
 PLACEHOLDER_MARK = "example"
@@ -5677,6 +5697,9 @@ def _is_placeholder(scanner: _SecretScanner, value: str) -> bool:
     if folded.endswith(PLACEHOLDER_ENDINGS) or EXAMPLE_MARK in value or scanner.placeholder_phrase.search(value):
         return True
     if PLACEHOLDER_MARK in folded and scanner.wordish_or_numbered.fullmatch(value):
+        return True
+    words = scanner.not_alnum.split(folded)
+    if len(words) > 1 and all(map(str.isalpha, words)) and not PLACEHOLDER_POSSESSIVES.isdisjoint(words):
         return True
     name = 2 if value.startswith("$$") else 1
     if (

@@ -985,6 +985,29 @@ class TestJudgement(unittest.TestCase):
                 with self.subTest(value=value):
                     self.assertIsNone(cp.find_secret(f"api_key={value}"))
 
+    def test_a_value_of_words_that_says_your_is_a_placeholder(self) -> None:
+        """ "your password" as placeholders write it in other languages, the
+        words joined by "_", "-" or ".": the value of an example to replace.
+        A passphrase holds no such word, and one with a digit stays a value."""
+        for value in (
+            "\u0432\u0430\u0448_\u043f\u0430\u0440\u043e\u043b\u044c",
+            "ditt_l\u00f6senord",
+            "mat_khau_cua_ban",
+            "kata_sandi_anda",
+            "Votre-Mot-De-Passe",
+            "tw\u00f3j.token",
+        ):
+            for key in ("PASSWORD=", "api_token: "):
+                with self.subTest(value=value, key=key):
+                    self.assertIsNone(cp.find_secret(f"{key}{value}"))
+        for value in (
+            "cargo-pepper-camera",
+            "\u0432\u0430\u0448-\u043f\u0430\u0440\u043e\u043b\u044c-2024",
+            "kata_sandi_anda7x",
+        ):
+            with self.subTest(value=value):
+                self.assertEqual(cp.find_secret(f"PASSWORD={value}"), (9, "credential-assignment"))
+
     def test_a_key_right_after_an_escape_is_read_without_it(self) -> None:
         """ "%22api_key", "\\u0022api_key": the escape's tail is no part of
         the key, which names a secret only when read whole."""
