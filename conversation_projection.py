@@ -2261,6 +2261,16 @@ PASSWORD_WORDS = (
     ),  # Swedish (l\u00f6senordet: the password; losenord typed without its letter)
     "passordet",  # Norwegian: the password
     "salasana",  # Finnish
+    "l\u00f6sen",  # Swedish: l\u00f6senord, as people shorten it
+    *("\u015fifrem", "\u015fifremi", "sifrem", "sifremi"),  # Turkish: my password (and as an object)
+    "sandi",  # Indonesian: kata sandi
+    "m\u1eadt kh\u1ea9u",  # Vietnamese
+    *(
+        "\u0643\u0644\u0645\u0629 \u0627\u0644\u0645\u0631\u0648\u0631",
+        "\u0643\u0644\u0645\u0629 \u0645\u0631\u0648\u0631",
+        "\u0643\u0644\u0645\u0629 \u0627\u0644\u0633\u0631",
+    ),  # Arabic
+    "\u092a\u093e\u0938\u0935\u0930\u094d\u0921",  # Hindi
     "heslo",  # Czech, Slovak
     *("jelsz\u00f3", "jelszo"),  # Hungarian (typed without its accent)
     *("contrase\u00f1a", "contrasena"),  # Spanish (typed without its letter)
@@ -2280,6 +2290,8 @@ PASSWORD_WORDS = (
 SECRET_WORDS = (
     *("secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential"),
     *("credentials", "pat", "pats"),
+    *("jeton", "jetons"),  # French: token
+    *("secreta", "secreto"),  # Spanish, Portuguese: secret (chave secreta, clave secreta)
 )
 # Words too short to be sought inside others ("pw " and "path" are in most
 # texts): a key that is one of them, or a word that ends in one, is found
@@ -2292,7 +2304,7 @@ SHORT_KEY_WORDS = ("pw", "psk", "pat", "pats")
 # Keenetic) and the Windows Wi-Fi properties dialog ("network security key").
 KEY_NOUNS = (
     *("cl\u00e9", "cle"),  # French
-    "clave",  # Spanish
+    *("clave", "llave"),  # Spanish
     "chave",  # Portuguese
     *("schl\u00fcssel", "schluessel"),  # German (ue: \u00fc without its letter)
     "sleutel",  # Dutch
@@ -2301,7 +2313,8 @@ KEY_NOUNS = (
     "nyckel",  # Swedish
     "nyckeln",  # Swedish: the key (API-nyckeln)
     "kl\u00ed\u010d",  # Czech
-    *("anahtar", "anahtar\u0131", "anahtari"),  # Turkish
+    *("anahtar", "anahtar\u0131", "anahtari", "anahtar\u0131m", "anahtarim"),  # Turkish (anahtar\u0131m: my key)
+    "\u0645\u0641\u062a\u0627\u062d",  # Arabic
     "\u043a\u043b\u044e\u0447",  # Russian
     "\u5bc6\u94a5",  # Chinese
     "\u30ad\u30fc",  # Japanese
@@ -2344,6 +2357,7 @@ KEY_NOUN_QUALIFIERS = (
         "\ubcf4\uc548",
     ),  # security, encryption
     "g\u00fcvenlik",  # Turkish: security
+    *("cifrado", "chiffrement", "criptografia", "crittografia"),  # encryption (Spanish, French, Portuguese, Italian)
     # "Security of the network" after "key of", as the Windows Wi-Fi dialog
     # writes its "network security key" with no "of" between the two (French,
     # Polish of Windows 10 and of Windows 7, Czech, Russian, Ukrainian;
@@ -2541,13 +2555,16 @@ PROSE_IS_WORDS = (
     *("это", "был", "была", "было", "будет"),  # Russian
     "wordt",  # Dutch: becomes
     *("теперь", "тепер"),  # Russian, Ukrainian: now (no "is" before it)
+    "ficou",  # Portuguese: became
+    *("adalah", "jadi"),  # Indonesian: is, became
+    "l\u00e0",  # Vietnamese
 )
 # "is" only after the words about a key, as Polish says it ("Has\u0142o do
 # wifi to …"): right after a key, "to" is English "changed to".
 PROSE_THEN_IS_WORDS = ("to",)  # Polish
 # What may follow it before the value: "is now", "is still", "is set to",
 # "was changed to"; German "jetzt", Italian "adesso" and "ora" (now).
-PROSE_NOW_WORDS = ("now", "still", "jetzt", "adesso", "ora", "set to", "changed to", "reset to")
+PROSE_NOW_WORDS = ("now", "still", "jetzt", "adesso", "ora", "nu", "set to", "changed to", "reset to")
 # "of": the word that starts what a key is of or for ("the password for the
 # NAS", "le mot de passe du wifi", "Пароль от вайфая"), before up to four
 # words and "is", ":" or "to" ("a senha do roteador para …").
@@ -2928,7 +2945,14 @@ NATIVE_IS_WORDS = (
     *("\u306f", "\u3092"),  # Japanese: wa (is), wo (before "changed to")
     *("\u662f", "\u70ba", "\u4e3a", "\u5c06\u662f"),  # Chinese: is, will be
     *("\u6539\u6210\u4e86", "\u6539\u6210", "\u6539\u4e3a"),  # Chinese: changed to
-    *("\u8bbe\u7f6e\u4e3a", "\u8bbe\u4e3a", "\u8bbe\u7f6e\u6210"),  # Chinese: set to
+    *(
+        "\u8bbe\u7f6e\u4e3a",
+        "\u8bbe\u4e3a",
+        "\u8bbe\u7f6e\u6210",
+        "\u8bbe\u6210\u4e86",
+        "\u8bbe\u6210",
+    ),  # Chinese: set to
+    *("\u0647\u064a", "\u0647\u0648"),  # Arabic: is
     *("\ub294", "\uc740"),  # Korean: is
     *("\ub97c", "\uc744"),  # Korean: the object (before "changed to")
 )
@@ -3828,9 +3852,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     # Japanese, Korean): a key in itself, also before a particle.
     SecretRule(
         "credential-assignment",
-        "(?P<password>"
+        "(?P<password>(?i:"
         + "|".join(_any_case(word) for word in PASSWORD_WORDS if not _in_latin_letters(word))
-        + ")(?:"
+        + "))(?:"
         + _NATIVE_IS
         + r"|"
         + _ASSIGNMENT

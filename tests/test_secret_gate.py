@@ -1930,6 +1930,50 @@ class TestKeyJudgements(unittest.TestCase):
                 with self.subTest(text=text):
                     self.assertEqual(cp.find_secret(text), (text.index(MADE_UP), "credential-assignment"))
 
+    def test_each_word_of_the_prose_lists_reads_a_value(self) -> None:
+        """One entry is all a connector or a key noun takes: each word for
+        "is" before a value, each "now" after it, each particle after a CJK
+        key, each key noun beside a qualifier and each qualifier beside a
+        key noun."""
+        value = password(random.Random(49))
+        texts = [
+            *(f"the password {word} {value}" for word in cp.PROSE_IS_WORDS),
+            *(f"the password is {word} {value}" for word in cp.PROSE_NOW_WORDS),
+            *(f"\u5bc6\u7801{word}{value}" for word in cp.NATIVE_IS_WORDS),
+            *(f"API-{noun}: {value}" for noun in cp.KEY_NOUNS),
+            *(f"klucz {qualifier}: {value}" for qualifier in cp.KEY_NOUN_QUALIFIERS),
+        ]
+        for text in texts:
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(value), "credential-assignment"))
+
+    def test_key_words_and_connectors_of_more_languages(self) -> None:
+        """Words that people write around a password or a key in Swedish,
+        Turkish, Indonesian, Vietnamese, Arabic, Hindi, French, Spanish,
+        Portuguese and Chinese, each an entry of one list."""
+        rng = random.Random(50)
+        value, draw, digest = password(rng), mixed(ALNUM, 32, rng), rand(HEX, 40, rng)
+        for text, found in (
+            (f"routerns l\u00f6senord \u00e4r nu {value}", value),
+            (f"l\u00f6sen till servern: {value}", value),
+            (f"yeni \u015fifrem {value}, neden giremiyorum", value),
+            (f"kata sandi wifi kantor adalah {value}", value),
+            (f"udah ganti password jadi {value} tapi gagal", value),
+            (f"M\u1eadt kh\u1ea9u wifi l\u00e0 {value} nh\u00e9", value),
+            (f"\u0643\u0644\u0645\u0629 \u0627\u0644\u0645\u0631\u0648\u0631 \u0647\u064a {value}", value),
+            (f"\u0938\u0930\u094d\u0935\u0930 \u0915\u093e \u092a\u093e\u0938\u0935\u0930\u094d\u0921: {value}", value),
+            (f"j'ai coll\u00e9 le jeton {draw} dans la config", draw),
+            (f"la clave secreta es {digest}", digest),
+            (f"la llave API: {value}", value),
+            (f"API anahtar\u0131m {draw} ama olmuyor", draw),
+            (f"la clave de cifrado es {digest}", digest),
+            (f"a senha do e-mail ficou {value}", value),
+            (f"\u8def\u7531\u5668\u5bc6\u7801\u8bbe\u6210\u4e86{value}", value),
+            (f"\u0645\u0641\u062a\u0627\u062d API: {value}", value),
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(found), "credential-assignment"))
+
     def test_each_key_word_is_one_in_any_case_alone_or_ending_a_key(self) -> None:
         """One entry of PASSWORD_WORDS, in any language, is all a word for
         password takes: its key is found in any case, alone or at the end of
