@@ -2297,9 +2297,10 @@ SECRET_WORDS = (
 # texts): a key that is one of them, or a word that ends in one, is found
 # only right before ":", "=" or "is" (the row of short key words).
 SHORT_KEY_WORDS = ("pw", "psk", "pat", "pats")
-# "Key" in other languages, which names a secret only beside a word of
+# "Key" in other languages, which names a secret beside a word of
 # KEY_NOUN_QUALIFIERS, before it or after it ("cl\u00e9 WPA", "API-Schl\u00fcssel",
-# "klucz API", "API \u30ad\u30fc").  Sources: the localized Google Cloud and Azure
+# "klucz API", "API \u30ad\u30fc"), or alone before a generator's draw (as a
+# bare "key" does: "la clave \u2026 con la api").  Sources: the localized Google Cloud and Azure
 # consoles ("API key"), router admin pages (FRITZ!Box, Livebox, TP-Link,
 # Keenetic) and the Windows Wi-Fi properties dialog ("network security key").
 KEY_NOUNS = (
@@ -2320,10 +2321,12 @@ KEY_NOUNS = (
     "\u30ad\u30fc",  # Japanese
     "\ud0a4",  # Korean
     "\u306e\u30ad\u30fc",  # Japanese: key after the particle "of" (Wi-Fi\u306e\u30ad\u30fc)
-    *("code", "c\u00f3digo", "\u043a\u043e\u0434"),  # code: an access code (French, German, Spanish, Russian)
     # Token (Russian, Korean, Japanese): alone, as often a language model's.
     *("\u0442\u043e\u043a\u0435\u043d", "\ud1a0\ud070", "\u30c8\u30fc\u30af\u30f3"),
 )
+# "Code" (an access code: French, German, Spanish, Russian), which names a
+# secret only beside a qualifier: alone it is a promotion's, an error's.
+CODE_NOUNS = ("code", "c\u00f3digo", "\u043a\u043e\u0434")
 # "Credentials" (a user and a password), as the login dialogs of each
 # language title them (Windows "Enter network credentials", Bitwarden's
 # and 1Password's translations).
@@ -2970,8 +2973,12 @@ _NOT_NAMED_IN_CJK = (
 )
 # The nouns and their qualifiers as patterns, in any case.
 _KEY_NOUN = (
-    _first_letters(KEY_NOUNS) + "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUNS, key=len, reverse=True))) + ")"
+    _first_letters(KEY_NOUNS + CODE_NOUNS)
+    + "(?i:"
+    + "|".join(map(_any_case, sorted(KEY_NOUNS + CODE_NOUNS, key=len, reverse=True)))
+    + ")"
 )
+_KEY_NOUN_ALONE = "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUNS, key=len, reverse=True))) + ")"
 _KEY_NOUN_QUALIFIER = (
     _first_letters(KEY_NOUN_QUALIFIERS)
     + "(?i:"
@@ -3881,11 +3888,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     ),
     # "Key" in another language beside what makes it a secret's, after it
     # ("cl\u00e9 d'API : \u2026", "Clave WPA: \u2026") or before it ("API-sleutel is \u2026",
-    # "WLAN-Netzwerkschl\u00fcssel: \u2026", "API \u5bc6\u94a5\uff1a\u2026"): its value judged as a password's.
+    # "WLAN-Netzwerkschl\u00fcssel: \u2026", "API \u5bc6\u94a5\uff1a\u2026"): its value judged as a password's;
+    # or alone (``bare``), before a generator's draw ("la clave \u2026 con la api").
     SecretRule(
         "credential-assignment",
-        _first_letters(KEY_NOUNS + KEY_NOUN_QUALIFIERS)
-        + "(?:"
+        _first_letters(KEY_NOUNS + CODE_NOUNS + KEY_NOUN_QUALIFIERS)
+        # Atomic: a noun read with its qualifier is not read again alone.
+        + "(?>"
         + _KEY_NOUN
         + r"(?:[ \t]{1,8}+(?:(?:d'|de[ \t]{1,8}+|da[ \t]{1,8}+|do[ \t]{1,8}+|del[ \t]{1,8}+|di[ \t]{1,8}+))?+|-)"
         + _KEY_NOUN_QUALIFIER
@@ -3893,6 +3902,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + _KEY_NOUN_QUALIFIER
         + r"[A-Za-z\u00e4\u00f6\u00fc\u00df-]{0,12}?[ \t]?+"
         + _KEY_NOUN
+        + "|"
+        + _KEY_NOUN_ALONE
+        + r"(?P<bare>)"
         + r")(?![\w-])(?P<password>)(?:"
         + _NATIVE_IS
         + _NOT_NAMED_IN_CJK
@@ -3901,7 +3913,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         + r")"
         + VALUE,
         "localized consoles and router pages (see KEY_NOUNS)",
-        keywords=KEY_NOUNS,
+        keywords=KEY_NOUNS + CODE_NOUNS,
         example="(?:Cl\u00e9 WPA|klucz API|API-sleutel|WPA-Schl\u00fcssel) ?: [A-Za-z0-9]{16}",
         judge="assigned-value",
     ),
@@ -4985,10 +4997,11 @@ def _verdict(scanner: _SecretScanner, index: int, text: str, match: re.Match[str
         if key_start >= 0:
             return None, key_end, reason
         return None, (offset if "=" in raw or ":" in raw else resume), reason
+    bare = groups.get("bare") is not None or (key_start >= 0 and key.words == _BARE_KEY)
+    if bare and not drawn(value):
+        return None, (key_end if key_start >= 0 else match.end("bare")), "bare-key: not-drawn"
     if key_start < 0:
         return (offset, index, family, (value, None)), match.end(), "secret"
-    if key.words == _BARE_KEY and not drawn(value):
-        return None, key_end, "bare-key: not-drawn"
     if _repeats_key(scanner, value, identifier):
         return None, resume, "repeats-key"
     label_start, _ = _within_field(text, identifier_start - LABEL_LOOKBACK, identifier_start, key_end, key_end)
