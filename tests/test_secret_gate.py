@@ -1045,14 +1045,8 @@ class TestJudgement(unittest.TestCase):
             (f"KEYS={draw[: cp.DRAWN_MIN_CHARS]}", draw[: cp.DRAWN_MIN_CHARS]),
             (f"je mets la cl\u00e9 {draw} dans le header", draw),
             (f"estoy usando la clave {draw} con la api", draw),
-            (
-                f"\u0438\u0441\u043f\u043e\u043b\u044c\u0437\u0443\u044e \u043a\u043b\u044e\u0447 {draw} \u0434\u043b\u044f api",
-                draw,
-            ),
-            (
-                f"\u0442\u043e\u043a\u0435\u043d \u0431\u043e\u0442\u0430 {draw}, \u043d\u0435 \u043e\u0442\u0432\u0435\u0447\u0430\u0435\u0442",
-                draw,
-            ),
+            (f"\u043a\u043b\u044e\u0447 {draw} \u0434\u043b\u044f api", draw),
+            (f"\u0442\u043e\u043a\u0435\u043d \u0431\u043e\u0442\u0430 {draw}", draw),
             (f"\u6211\u7528\u7684\u5bc6\u94a5\u662f {draw}", draw),
             (f"\u30ad\u30fc {draw} \u3092\u4f7f\u3063\u3066\u3044\u307e\u3059", draw),
         ):
