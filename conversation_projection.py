@@ -2558,6 +2558,7 @@ PROSE_IS_WORDS = (
     *("это", "был", "была", "было", "будет"),  # Russian
     "wordt",  # Dutch: becomes
     *("теперь", "тепер"),  # Russian, Ukrainian: now (no "is" before it)
+    *("поставил", "поставила", "установил", "установила"),  # Russian: set (it to)
     "ficou",  # Portuguese: became
     *("adalah", "jadi"),  # Indonesian: is, became
     "l\u00e0",  # Vietnamese
@@ -2582,7 +2583,7 @@ PROSE_OF_WORDS = (
     *("od", "dla"),  # Polish
     *("till", "för"),  # Swedish
     *("k", "ke", "na"),  # Czech
-    *("от", "для"),  # Russian
+    *("от", "для", "на"),  # Russian
     *("від", "до"),  # Ukrainian
 )
 # "changed to": the word right after a key that puts its new value after it
@@ -2676,11 +2677,14 @@ _PROSE_NAMELY = r",[ \t]{1,8}+" + _prose_words(PROSE_NAMELY_WORDS) + r"(?=[ \t:]
 # text of key words and "of" words three times as much.
 # The lookahead of what ends the words turns each word that starts none of
 # them away at one look.
+# What makes a ":" a face rather than a sign (":)", ":-(", ":D"): a value
+# after it is what the words before it are about ("changed it to … :)").
+_EMOTICON_TAIL = r"-?+[()\[\]|]|-?+[DPp3](?![^\s\x00])"
 _PROSE_FOR_END = (
     r"[ \t]{0,8}+(?:"
     + _prose_words(tuple(dict.fromkeys(PROSE_IS_WORDS + PROSE_THEN_IS_WORDS + PROSE_TO_WORDS)))
     + _PROSE_IS_NOW
-    + r"(?=[ \t])|[:=]|(?:\u2014|\u2013|-{1,2}+)(?=[ \t])|(?=\u00ab))"
+    + r"(?=[ \t])|=|:(?!" + _EMOTICON_TAIL + r")|(?:\u2014|\u2013|-{1,2}+)(?=[ \t])|(?=\u00ab))"
 )
 # An aside between a key and its "is" or ":": between commas (or from a
 # comma to the ":"), brackets or dashes ("the root password, as far as I
@@ -2977,6 +2981,12 @@ _KEY_NOUN = (
     + "(?i:"
     + "|".join(map(_any_case, sorted(KEY_NOUNS + CODE_NOUNS, key=len, reverse=True)))
     + ")"
+)
+# What joins a key noun to the qualifier after it: "cl\u00e9 d'API", "clave de
+# seguridad", "code du wifi", "chiave di rete", "chave da rede".
+KEY_NOUN_OF_WORDS = ("d'", "de", "du", "des", "da", "do", "del", "di")
+_KEY_NOUN_OF = (
+    "(?:" + "|".join(word if word.endswith("'") else word + r"[ \t]{1,8}+" for word in KEY_NOUN_OF_WORDS) + ")"
 )
 _KEY_NOUN_ALONE = "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUNS, key=len, reverse=True))) + ")"
 _KEY_NOUN_QUALIFIER = (
@@ -3896,7 +3906,9 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         # Atomic: a noun read with its qualifier is not read again alone.
         + "(?>"
         + _KEY_NOUN
-        + r"(?:[ \t]{1,8}+(?:(?:d'|de[ \t]{1,8}+|da[ \t]{1,8}+|do[ \t]{1,8}+|del[ \t]{1,8}+|di[ \t]{1,8}+))?+|-)"
+        + r"(?:[ \t]{1,8}+"
+        + _KEY_NOUN_OF
+        + "?+|-)"
         + _KEY_NOUN_QUALIFIER
         + "|"
         + _KEY_NOUN_QUALIFIER

@@ -1942,16 +1942,19 @@ class TestKeyJudgements(unittest.TestCase):
 
     def test_each_word_of_the_prose_lists_reads_a_value(self) -> None:
         """One entry is all a connector or a key noun takes: each word for
-        "is" before a value, each "now" after it, each particle after a CJK
-        key, each key noun beside a qualifier and each qualifier beside a
-        key noun."""
+        "is" before a value, each "now" after it, each "of" before what a
+        password is for, each particle after a CJK key, each key noun beside
+        a qualifier, each qualifier beside a key noun and each word that
+        joins them."""
         value = password(random.Random(49))
         texts = [
             *(f"the password {word} {value}" for word in cp.PROSE_IS_WORDS),
             *(f"the password is {word} {value}" for word in cp.PROSE_NOW_WORDS),
+            *(f"the password {word} the NAS is {value}" for word in cp.PROSE_OF_WORDS),
             *(f"\u5bc6\u7801{word}{value}" for word in cp.NATIVE_IS_WORDS),
             *(f"API-{noun}: {value}" for noun in cp.KEY_NOUNS),
             *(f"klucz {qualifier}: {value}" for qualifier in cp.KEY_NOUN_QUALIFIERS),
+            *(f"cl\u00e9 {word} WPA: {value}".replace("' ", "'") for word in cp.KEY_NOUN_OF_WORDS),
         ]
         for text in texts:
             with self.subTest(text=text):
@@ -1963,6 +1966,8 @@ class TestKeyJudgements(unittest.TestCase):
         Portuguese and Chinese, each an entry of one list."""
         rng = random.Random(50)
         value, draw, digest = password(rng), mixed(ALNUM, 32, rng), rand(HEX, 40, rng)
+        # Russian: password, set
+        password_ru, set_ru = "\u043f\u0430\u0440\u043e\u043b\u044c", "\u043f\u043e\u0441\u0442\u0430\u0432\u0438\u043b"
         for text, found in (
             (f"routerns l\u00f6senord \u00e4r nu {value}", value),
             (f"l\u00f6sen till servern: {value}", value),
@@ -1980,6 +1985,11 @@ class TestKeyJudgements(unittest.TestCase):
             (f"a senha do e-mail ficou {value}", value),
             (f"\u8def\u7531\u5668\u5bc6\u7801\u8bbe\u6210\u4e86{value}", value),
             (f"\u0645\u0641\u062a\u0627\u062d API: {value}", value),
+            (f"le code du wifi c'est {value}", value),
+            (f"\u043f\u0430\u0440\u043e\u043b\u044c \u043d\u0430 \u0432\u0430\u0439\u0444\u0430\u0439: {value}", value),
+            (f"{password_ru} \u043d\u0430 \u0440\u043e\u0443\u0442\u0435\u0440 {set_ru} {value}", value),
+            (f"\u0441\u043c\u0435\u043d\u0438\u043b {password_ru} \u043d\u0430 {value} :)", value),
+            (f"I changed the password to {value} :D", value),
         ):
             with self.subTest(text=text):
                 self.assertEqual(cp.find_secret(text), (text.index(found), "credential-assignment"))
