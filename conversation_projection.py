@@ -2684,7 +2684,9 @@ _PROSE_FOR_END = (
     r"[ \t]{0,8}+(?:"
     + _prose_words(tuple(dict.fromkeys(PROSE_IS_WORDS + PROSE_THEN_IS_WORDS + PROSE_TO_WORDS)))
     + _PROSE_IS_NOW
-    + r"(?=[ \t])|=|:(?!" + _EMOTICON_TAIL + r")|(?:\u2014|\u2013|-{1,2}+)(?=[ \t])|(?=\u00ab))"
+    + r"(?=[ \t])|=|:(?!"
+    + _EMOTICON_TAIL
+    + r")|(?:\u2014|\u2013|-{1,2}+)(?=[ \t])|(?=\u00ab))"
 )
 # An aside between a key and its "is" or ":": between commas (or from a
 # comma to the ":"), brackets or dashes ("the root password, as far as I
@@ -3182,13 +3184,15 @@ SEARCH_CHARS_PER_WORK = 200
 # occurrences, once for each row it calls for), and as much again for each
 # PATTERN_CHARS_PER_PLACE_WORK characters of the row's pattern: a row is
 # tried at each place, and the rows that read a key word in any language
-# and the prose after it (the longest patterns) try most there, 3 to 5
+# and the prose after it (the longest patterns, 19,000 to 23,000
+# characters: 2 units, 3 for the longest) try most there, 3 to 5
 # microseconds a place where key words stand before connector words
 # ("klucz API to hasło to …": 1.5 s for 2 MiB, unbounded; 1.1 s, two thirds
 # of it, within the bound).  Ordinary text as dense in key words as notes
-# get stays within it (see MAX_JUDGEMENT_WORK).
+# get stays within three quarters of it (see MAX_JUDGEMENT_WORK); a word
+# added to those rows' lists must not move them past a multiple of this.
 PLACE_WORK = 1
-PATTERN_CHARS_PER_PLACE_WORK = 10_000
+PATTERN_CHARS_PER_PLACE_WORK = 11_000
 
 
 def place_work(row: int) -> int:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import secret_lookalikes
-from benchmark_projection import distinct_text, every_keyword
+from benchmark_projection import distinct_text, every_keyword, notes_about_secrets
 from cp_testlib import (
     MODULE,
     ROOT,
@@ -2907,6 +2907,28 @@ class TestLinearTime(unittest.TestCase):
             (error.code, error.at, error.rule, error.secret_fields),
             ("selection_secret", "/branches/0/summaries/0/text", "credential-assignment", 1),
         )
+
+    def test_notes_dense_in_key_words_stay_well_within_the_bound(self) -> None:
+        """The benchmark's notes about passwords, keys and tokens in six
+        languages, 2 MiB of them, are checked within three quarters of
+        MAX_JUDGEMENT_WORK (in a fresh process: what a selection judged
+        before has cached counts nothing): a word or a row that makes
+        ordinary dense notes cost more leaves room for notes denser still.
+        If this fails, see what the change added to the work of each place
+        (place_work, PATTERN_CHARS_PER_PLACE_WORK) before raising the bound."""
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "notes.json")
+            with open(path, "wb") as handle:
+                handle.write(notes_about_secrets(random.Random(51)))
+            probe = (
+                "import sys; sys.path.insert(0, sys.argv[1]); import conversation_projection as cp; "
+                "cp.MAX_JUDGEMENT_WORK = cp.MAX_JUDGEMENT_WORK * 3 // 4; "
+                "cp.check_selection_bytes(open(sys.argv[2], 'rb').read()); print('checked')"
+            )
+            done = subprocess.run(
+                [sys.executable, "-I", "-c", probe, ROOT, path], capture_output=True, text=True, env=child_env()
+            )
+        self.assertEqual(done.stdout, "checked\n", done.stderr[-300:])
 
     def test_a_text_that_calls_for_every_row_costs_a_search_of_each(self) -> None:
         """Each row a text calls for is a pass over it: a unit of work for
