@@ -2990,7 +2990,9 @@ KEY_NOUN_OF_WORDS = ("d'", "de", "du", "des", "da", "do", "del", "di")
 _KEY_NOUN_OF = (
     "(?:" + "|".join(word if word.endswith("'") else word + r"[ \t]{1,8}+" for word in KEY_NOUN_OF_WORDS) + ")"
 )
-_KEY_NOUN_ALONE = "(?i:" + "|".join(map(_any_case, sorted(KEY_NOUNS, key=len, reverse=True))) + ")"
+# A key noun read alone (``bare``), not a word for a code; a draw holds a
+# digit, so without one near no assignment is tried.
+_KEY_NOUN_ALONE = "".join(f"(?<!(?i:{_any_case(word)}))" for word in CODE_NOUNS) + r"(?P<bare>)(?=[^\d\n\x00]{0,64}+\d)"
 _KEY_NOUN_QUALIFIER = (
     _first_letters(KEY_NOUN_QUALIFIERS)
     + "(?i:"
@@ -3910,17 +3912,16 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         # Atomic: a noun read with its qualifier is not read again alone.
         + "(?>"
         + _KEY_NOUN
-        + r"(?:[ \t]{1,8}+"
+        + r"(?:(?:[ \t]{1,8}+"
         + _KEY_NOUN_OF
         + "?+|-)"
         + _KEY_NOUN_QUALIFIER
         + "|"
+        + _KEY_NOUN_ALONE
+        + ")|"
         + _KEY_NOUN_QUALIFIER
         + r"[A-Za-z\u00e4\u00f6\u00fc\u00df-]{0,12}?[ \t]?+"
         + _KEY_NOUN
-        + "|"
-        + _KEY_NOUN_ALONE
-        + r"(?P<bare>)"
         + r")(?![\w-])(?P<password>)(?:"
         + _NATIVE_IS
         + _NOT_NAMED_IN_CJK
