@@ -2699,7 +2699,18 @@ _ASIDE = (
 _PROSE_OF_PART = (
     _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+(?:'[^\s\x00:=\"'`,;()]{1,40}+)?+){1,4}?"
 )
-_PROSE_FOR = _PROSE_OF_PART + r"(?:" + _PROSE_NAMELY + r"|(?:[ \t]{0,8}+" + _ASIDE + r")?+" + _PROSE_FOR_END + ")"
+# After what a key is for, its value in brackets ("the password of his
+# Orange account (…) and asks …"), once no aside there leads to an "is".
+_PROSE_FOR = (
+    _PROSE_OF_PART
+    + r"(?:"
+    + _PROSE_NAMELY
+    + r"|(?:[ \t]{0,8}+"
+    + _ASIDE
+    + r")?+"
+    + _PROSE_FOR_END
+    + r"|[ \t]{1,8}+[(\uff08])"
+)
 # "that": a word that opens a relative clause between a key and its "is"
 # ("the API key that I pasted yesterday was …", "la clave que me dio el
 # proveedor es …", "which is …"), which up to ten words may follow; after a

@@ -1994,6 +1994,28 @@ class TestKeyJudgements(unittest.TestCase):
             with self.subTest(text=text):
                 self.assertEqual(cp.find_secret(text), (text.index(found), "credential-assignment"))
 
+    def test_a_value_in_brackets_after_what_the_key_is_for(self) -> None:
+        """Summaries name what a password is for, then give it in brackets:
+        "the password of her Orange account (…) and asks …".  An aside in
+        brackets that leads to an "is" is still read as one, and words in
+        brackets are no value."""
+        value = password(random.Random(52))
+        for text in (
+            f"The user shared the password for his work VPN account ({value}) and asked why it fails.",
+            f"L'utilisateur a coll\u00e9 le mot de passe de son compte Orange ({value}) et demande pourquoi.",
+            f"El usuario comparti\u00f3 la contrase\u00f1a de su cuenta de correo ({value}) y pregunt\u00f3.",
+            f"U\u017cytkownik poda\u0142 has\u0142o do konta w banku ({value}) i pyta, dlaczego.",
+            f"the password for the VPN (the one IT gave me) is {value}",
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(value), "credential-assignment"))
+        for text in (
+            "the password for the VPN (see the wiki) was rotated",
+            "the password for admin accounts (at least 12 characters) must change yearly",
+        ):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
     def test_each_key_word_is_one_in_any_case_alone_or_ending_a_key(self) -> None:
         """One entry of PASSWORD_WORDS, in any language, is all a word for
         password takes: its key is found in any case, alone or at the end of
