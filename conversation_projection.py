@@ -2291,7 +2291,7 @@ SECRET_WORDS = (
     *("secret", "secrets", "token", "tokens", "auth", "authorization", "cred", "creds", "credential"),
     *("credentials", "pat", "pats"),
     *("jeton", "jetons"),  # French: token
-    *("secreta", "secreto"),  # Spanish, Portuguese: secret (chave secreta, clave secreta)
+    *("secreta", "secreto", "segredo", "segreto", "sekret"),  # Spanish, Portuguese, Italian, Polish: secret
 )
 # Words too short to be sought inside others ("pw " and "path" are in most
 # texts): a key that is one of them, or a word that ends in one, is found
@@ -2360,6 +2360,11 @@ KEY_NOUN_QUALIFIERS = (
         "\ubcf4\uc548",
     ),  # security, encryption
     "g\u00fcvenlik",  # Turkish: security
+    *(
+        "\u0441\u0435\u043a\u0440\u0435\u0442\u043d\u044b\u0439",
+        "\u043f\u0440\u0438\u0432\u0430\u0442\u043d\u044b\u0439",
+        "\u0437\u0430\u043a\u0440\u044b\u0442\u044b\u0439",
+    ),  # Russian: secret, private (key)
     *("cifrado", "chiffrement", "criptografia", "crittografia"),  # encryption (Spanish, French, Portuguese, Italian)
     # "Security of the network" after "key of", as the Windows Wi-Fi dialog
     # writes its "network security key" with no "of" between the two (French,
@@ -2568,13 +2573,19 @@ PROSE_IS_WORDS = (
 PROSE_THEN_IS_WORDS = ("to",)  # Polish
 # What may follow it before the value: "is now", "is still", "is set to",
 # "was changed to"; German "jetzt", Italian "adesso" and "ora" (now).
-PROSE_NOW_WORDS = ("now", "still", "jetzt", "adesso", "ora", "nu", "set to", "changed to", "reset to")
+PROSE_NOW_WORDS = (
+    *("now", "still", "currently", "set to", "changed to", "reset to"),  # English
+    *("jetzt", "aktuell", "derzeit"),  # German
+    *("adesso", "ora", "attualmente"),  # Italian
+    *("actuellement", "actualmente", "atualmente", "obecnie", "nu"),  # French, Spanish, Portuguese, Polish, Swedish
+    "\u0441\u0435\u0439\u0447\u0430\u0441",  # Russian
+)
 # "of": the word that starts what a key is of or for ("the password for the
 # NAS", "le mot de passe du wifi", "Пароль от вайфая"), before up to four
 # words and "is", ":" or "to" ("a senha do roteador para …").
 PROSE_OF_WORDS = (
     *("for", "of", "on", "at", "to"),  # English
-    *("für", "fürs"),  # German
+    *("für", "fürs", "der", "von", "vom"),  # German
     *("di", "del", "dell", "della", "dello", "delle", "dei", "degli"),  # Italian
     *("du", "de", "des", "pour"),  # French, Spanish ("de")
     *("per", "para"),  # Italian; Spanish and Portuguese
@@ -2610,7 +2621,7 @@ PROSE_TO_WORDS = (
 PROSE_AFTER_KEY_WORDS = (
     *("changed", "set", "updated"),  # English
     *("nouveau", "nouvelle", "actuel", "actuelle", "ancien", "temporaire", "provisoire"),  # French
-    *("changé", "modifié", "défini"),  # French
+    *("changé", "modifié", "défini", "partagé", "partagée"),  # French
     *("nueva", "nuevo", "actual", "antigua", "temporal", "inalámbrica"),  # Spanish
     *("cambiada", "cambiado", "actualizada", "se cambió", "se ha cambiado"),  # Spanish
     *("nova", "novo", "atual", "antiga", "temporária", "provisória"),  # Portuguese

@@ -1990,6 +1990,11 @@ class TestKeyJudgements(unittest.TestCase):
             (f"{password_ru} \u043d\u0430 \u0440\u043e\u0443\u0442\u0435\u0440 {set_ru} {value}", value),
             (f"\u0441\u043c\u0435\u043d\u0438\u043b {password_ru} \u043d\u0430 {value} :)", value),
             (f"I changed the password to {value} :D", value),
+            (f"Le secret partag\u00e9 du webhook, \u00e0 savoir {digest}, ne correspond pas", digest),
+            (f"Das Client-Secret der App-Registrierung, n\u00e4mlich {digest}, l\u00e4uft ab", digest),
+            (f"SECRET_KEY is currently {digest} in production", digest),
+            (f"O segredo do webhook \u00e9 {digest}", digest),
+            (f"Sekret klienta OAuth: {digest}", digest),
         ):
             with self.subTest(text=text):
                 self.assertEqual(cp.find_secret(text), (text.index(found), "credential-assignment"))
