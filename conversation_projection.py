@@ -2586,7 +2586,7 @@ PROSE_NOW_WORDS = (
 PROSE_OF_WORDS = (
     *("for", "of", "on", "at", "to"),  # English
     *("für", "fürs", "der", "von", "vom"),  # German
-    *("di", "del", "dell", "della", "dello", "delle", "dei", "degli"),  # Italian
+    *("di", "del", "dell", "dell'", "della", "dello", "delle", "dei", "degli"),  # Italian (dell'account)
     *("du", "de", "des", "pour"),  # French, Spanish ("de")
     *("per", "para"),  # Italian; Spanish and Portuguese
     *("do", "da", "dos", "das"),  # Portuguese, Polish ("do")
@@ -2708,7 +2708,8 @@ _ASIDE = (
     r"|[\u2014\u2013][^\n\x00\u2014\u2013]{1,80}+[\u2014\u2013])"
 )
 _PROSE_OF_PART = (
-    _prose_words(PROSE_OF_WORDS) + r"(?:[ \t]{1,8}+[^\s\x00:=\"'`,;()]{1,40}+(?:'[^\s\x00:=\"'`,;()]{1,40}+)?+){1,4}?"
+    _prose_words(PROSE_OF_WORDS)
+    + r"(?:(?:[ \t]{1,8}+|(?<='))[^\s\x00:=\"'`,;()]{1,40}+(?:'[^\s\x00:=\"'`,;()]{1,40}+)?+){1,4}?"
 )
 # After what a key is for, its value in brackets ("the password of his
 # Orange account (…) and asks …"), once no aside there leads to an "is".

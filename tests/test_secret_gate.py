@@ -2010,6 +2010,7 @@ class TestKeyJudgements(unittest.TestCase):
             f"L'utilisateur a coll\u00e9 le mot de passe de son compte Orange ({value}) et demande pourquoi.",
             f"El usuario comparti\u00f3 la contrase\u00f1a de su cuenta de correo ({value}) y pregunt\u00f3.",
             f"U\u017cytkownik poda\u0142 has\u0142o do konta w banku ({value}) i pyta, dlaczego.",
+            f"L'utente ha condiviso la password dell'account aziendale ({value}) chiedendo perch\u00e9.",
             f"the password for the VPN (the one IT gave me) is {value}",
         ):
             with self.subTest(text=text):
