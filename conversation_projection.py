@@ -2676,7 +2676,7 @@ PROSE_NAMELY_WORDS = (
     *("a mianowicie", "czyli"),  # Polish
     *("\u0430 \u0438\u043c\u0435\u043d\u043d\u043e", "\u0442\u043e \u0435\u0441\u0442\u044c"),  # Russian
     *("n\u00e4mlich", "und zwar"),  # German
-    *("cio\u00e8", "ossia"),  # Italian
+    *("cio\u00e8", "ossia", "ovvero", "vale a dire"),  # Italian
     "yani",  # Turkish
 )
 _PROSE_NAMELY = r",[ \t]{1,8}+" + _prose_words(PROSE_NAMELY_WORDS) + r"(?=[ \t:])"
@@ -2757,8 +2757,9 @@ _PROSE_AFTER_KEY = (
 )
 # A value set off by commas right after its key, in prose: "the admin
 # password, \u2026, stopped working"; not a name as code passes it (password,
-# otp_code1,).
-_BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0-9_]{0,63}+,)"
+# otp_code1,), though a draw of 20 letters and digits or more may look like
+# one ("the API key, KipRDvEateS5zcxahtXVNNgFhN, was \u2026").
+_BETWEEN_COMMAS = r",[ \t]{1,8}+(?=[^\s,\x00]{6,256}+,[ \t])(?![A-Za-z_][A-Za-z0-9_]{0,18}+,|[a-z_][a-z0-9_]{19,63}+,)"
 # The same after a word or two about the key ("le mot de passe admin, \u2026,",
 # "la contrase\u00f1a del admin, \u2026,").
 _WORDS_THEN_COMMAS = r"[^\s\x00:=\"`,;()]{1,24}+(?:[ \t]{1,8}+[^\s\x00:=\"`,;()]{1,24}+)?+" + _BETWEEN_COMMAS

@@ -1995,6 +1995,7 @@ class TestKeyJudgements(unittest.TestCase):
             (f"SECRET_KEY is currently {digest} in production", digest),
             (f"O segredo do webhook \u00e9 {digest}", digest),
             (f"Sekret klienta OAuth: {digest}", digest),
+            (f"L'utente ha incollato la sua chiave API, ovvero {draw}, e chiede", draw),
         ):
             with self.subTest(text=text):
                 self.assertEqual(cp.find_secret(text), (text.index(found), "credential-assignment"))
@@ -2018,6 +2019,26 @@ class TestKeyJudgements(unittest.TestCase):
         for text in (
             "the password for the VPN (see the wiki) was rotated",
             "the password for admin accounts (at least 12 characters) must change yearly",
+        ):
+            with self.subTest(text=text):
+                self.assertIsNone(cp.find_secret(text))
+
+    def test_a_draw_between_commas_after_a_key(self) -> None:
+        """A value set off by commas after its key ("the API key, …, was
+        rotated") is read even when it looks like an identifier, once it is
+        20 letters and digits or more; a parameter list of names is not."""
+        draw = mixed(ALNUM, 32, random.Random(53))
+        for text in (
+            f"the API key, {draw}, was rotated",
+            f"O utilizador colou a chave da API, {draw}, e pediu ajuda",
+            f"El usuario peg\u00f3 su clave de API, {draw}, y quiere saber",
+        ):
+            with self.subTest(text=text):
+                self.assertEqual(cp.find_secret(text), (text.index(draw), "credential-assignment"))
+        for text in (
+            "def login(user, password, otp_code_for_the_second_factor, remember):",
+            "f(api_key, PasswordResetTokenProvider, x)",
+            "connect(host, password, otp_code1, retries)",
         ):
             with self.subTest(text=text):
                 self.assertIsNone(cp.find_secret(text))
