@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 import unittest
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -863,6 +863,17 @@ class TestCorpus(unittest.TestCase):
                 self.assertIsNone(cp.find_secret(text))
 
 
+def assert_verdicts(case: unittest.TestCase, refused: Iterable[tuple[str, str]], passing: Iterable[str] = ()) -> None:
+    """Each text of ``refused`` refused as a credential assignment at its
+    value, and each text of ``passing`` passed, each in a subtest."""
+    for text, value in refused:
+        with case.subTest(text=text):
+            case.assertEqual(cp.find_secret(text), (text.index(value), "credential-assignment"))
+    for text in passing:
+        with case.subTest(text=text):
+            case.assertIsNone(cp.find_secret(text))
+
+
 class TestJudgement(unittest.TestCase):
     """What a mutation review asked to pin."""
 
@@ -1036,41 +1047,40 @@ class TestJudgement(unittest.TestCase):
         rng = random.Random(47)
         draw, lower = mixed(ALNUM, 32, rng), rand(LOWER, 14, rng) + "7" + rand(LOWER + DIGITS, 17, rng)
         base64_draw = base64.b64encode(rng.randbytes(28)).decode()
-        for text, value in (
-            (f"[DEBUG] Using Key={lower}", lower),
-            (f"azureKey: {draw}", draw),
-            (f"uso la key {draw} con la api y me da 401", draw),
-            (f"the key={draw}", draw),
-            (f'appKey := "{base64_draw}"', base64_draw),
-            (f"KEYS={draw[: cp.DRAWN_MIN_CHARS]}", draw[: cp.DRAWN_MIN_CHARS]),
-            (f"je mets la cl\u00e9 {draw} dans le header", draw),
-            (f"estoy usando la clave {draw} con la api", draw),
-            (f"\u043a\u043b\u044e\u0447 {draw} \u0434\u043b\u044f api", draw),
-            (f"\u0442\u043e\u043a\u0435\u043d \u0431\u043e\u0442\u0430 {draw}", draw),
-            (f"\u6211\u7528\u7684\u5bc6\u94a5\u662f {draw}", draw),
-            (f"\u30ad\u30fc {draw} \u3092\u4f7f\u3063\u3066\u3044\u307e\u3059", draw),
-        ):
-            with self.subTest(text=text):
-                self.assertEqual(cp.find_secret(text), (text.index(value), "credential-assignment"))
-        for text in (
-            f"KEYS={draw[: cp.DRAWN_MIN_CHARS - 1]}",
-            "key: user_profile_backup_2024",
-            f"cache key = {rand(HEX, 64, rng)}",
-            "idempotency key: 3fa85f64-5717-4562-b3fc-2c963f66afa6",
-            "key: abcdefghijklmnopqrstuvwxyzabcd",
-            f"primaryKey: {draw}",
-            f"public_key={draw}",
-            f"monkey={draw}",
-            f"key_id={draw}",
-            f'SN_Gost28147_None_KeyMeshing = "id-Gost28147-89-None-{draw}"',
-            "the key to the garden shed is under the flower pot",
-            "la cl\u00e9 du garage est sous le pot de fleurs",
-            f"la clave es {rand(HEX, 40, rng)}",
-            f"code promo {draw.upper()}",
-            f"c\u00f3digo de rastreio {draw}",
-        ):
-            with self.subTest(text=text):
-                self.assertIsNone(cp.find_secret(text))
+        assert_verdicts(
+            self,
+            (
+                (f"[DEBUG] Using Key={lower}", lower),
+                (f"azureKey: {draw}", draw),
+                (f"uso la key {draw} con la api y me da 401", draw),
+                (f"the key={draw}", draw),
+                (f'appKey := "{base64_draw}"', base64_draw),
+                (f"KEYS={draw[: cp.DRAWN_MIN_CHARS]}", draw[: cp.DRAWN_MIN_CHARS]),
+                (f"je mets la cl\u00e9 {draw} dans le header", draw),
+                (f"estoy usando la clave {draw} con la api", draw),
+                (f"\u043a\u043b\u044e\u0447 {draw} \u0434\u043b\u044f api", draw),
+                (f"\u0442\u043e\u043a\u0435\u043d \u0431\u043e\u0442\u0430 {draw}", draw),
+                (f"\u6211\u7528\u7684\u5bc6\u94a5\u662f {draw}", draw),
+                (f"\u30ad\u30fc {draw} \u3092\u4f7f\u3063\u3066\u3044\u307e\u3059", draw),
+            ),
+            (
+                f"KEYS={draw[: cp.DRAWN_MIN_CHARS - 1]}",
+                "key: user_profile_backup_2024",
+                f"cache key = {rand(HEX, 64, rng)}",
+                "idempotency key: 3fa85f64-5717-4562-b3fc-2c963f66afa6",
+                "key: abcdefghijklmnopqrstuvwxyzabcd",
+                f"primaryKey: {draw}",
+                f"public_key={draw}",
+                f"monkey={draw}",
+                f"key_id={draw}",
+                f'SN_Gost28147_None_KeyMeshing = "id-Gost28147-89-None-{draw}"',
+                "the key to the garden shed is under the flower pot",
+                "la cl\u00e9 du garage est sous le pot de fleurs",
+                f"la clave es {rand(HEX, 40, rng)}",
+                f"code promo {draw.upper()}",
+                f"c\u00f3digo de rastreio {draw}",
+            ),
+        )
         with open(os.path.join(ROOT, "docs", "secret-gate.md"), encoding="utf-8") as handle:
             self.assertIn(f"at least\n{cp.DRAWN_MIN_CHARS} letters and digits", handle.read())
 
@@ -1968,37 +1978,44 @@ class TestKeyJudgements(unittest.TestCase):
         value, draw, digest = password(rng), mixed(ALNUM, 32, rng), rand(HEX, 40, rng)
         # Russian: password, set
         password_ru, set_ru = "\u043f\u0430\u0440\u043e\u043b\u044c", "\u043f\u043e\u0441\u0442\u0430\u0432\u0438\u043b"
-        for text, found in (
-            (f"routerns l\u00f6senord \u00e4r nu {value}", value),
-            (f"l\u00f6sen till servern: {value}", value),
-            (f"yeni \u015fifrem {value}, neden giremiyorum", value),
-            (f"kata sandi wifi kantor adalah {value}", value),
-            (f"udah ganti password jadi {value} tapi gagal", value),
-            (f"M\u1eadt kh\u1ea9u wifi l\u00e0 {value} nh\u00e9", value),
-            (f"\u0643\u0644\u0645\u0629 \u0627\u0644\u0645\u0631\u0648\u0631 \u0647\u064a {value}", value),
-            (f"\u0938\u0930\u094d\u0935\u0930 \u0915\u093e \u092a\u093e\u0938\u0935\u0930\u094d\u0921: {value}", value),
-            (f"j'ai coll\u00e9 le jeton {draw} dans la config", draw),
-            (f"la clave secreta es {digest}", digest),
-            (f"la llave API: {value}", value),
-            (f"API anahtar\u0131m {draw} ama olmuyor", draw),
-            (f"la clave de cifrado es {digest}", digest),
-            (f"a senha do e-mail ficou {value}", value),
-            (f"\u8def\u7531\u5668\u5bc6\u7801\u8bbe\u6210\u4e86{value}", value),
-            (f"\u0645\u0641\u062a\u0627\u062d API: {value}", value),
-            (f"le code du wifi c'est {value}", value),
-            (f"\u043f\u0430\u0440\u043e\u043b\u044c \u043d\u0430 \u0432\u0430\u0439\u0444\u0430\u0439: {value}", value),
-            (f"{password_ru} \u043d\u0430 \u0440\u043e\u0443\u0442\u0435\u0440 {set_ru} {value}", value),
-            (f"\u0441\u043c\u0435\u043d\u0438\u043b {password_ru} \u043d\u0430 {value} :)", value),
-            (f"I changed the password to {value} :D", value),
-            (f"Le secret partag\u00e9 du webhook, \u00e0 savoir {digest}, ne correspond pas", digest),
-            (f"Das Client-Secret der App-Registrierung, n\u00e4mlich {digest}, l\u00e4uft ab", digest),
-            (f"SECRET_KEY is currently {digest} in production", digest),
-            (f"O segredo do webhook \u00e9 {digest}", digest),
-            (f"Sekret klienta OAuth: {digest}", digest),
-            (f"L'utente ha incollato la sua chiave API, ovvero {draw}, e chiede", draw),
-        ):
-            with self.subTest(text=text):
-                self.assertEqual(cp.find_secret(text), (text.index(found), "credential-assignment"))
+        assert_verdicts(
+            self,
+            (
+                (f"routerns l\u00f6senord \u00e4r nu {value}", value),
+                (f"l\u00f6sen till servern: {value}", value),
+                (f"yeni \u015fifrem {value}, neden giremiyorum", value),
+                (f"kata sandi wifi kantor adalah {value}", value),
+                (f"udah ganti password jadi {value} tapi gagal", value),
+                (f"M\u1eadt kh\u1ea9u wifi l\u00e0 {value} nh\u00e9", value),
+                (f"\u0643\u0644\u0645\u0629 \u0627\u0644\u0645\u0631\u0648\u0631 \u0647\u064a {value}", value),
+                (
+                    f"\u0938\u0930\u094d\u0935\u0930 \u0915\u093e \u092a\u093e\u0938\u0935\u0930\u094d\u0921: {value}",
+                    value,
+                ),
+                (f"j'ai coll\u00e9 le jeton {draw} dans la config", draw),
+                (f"la clave secreta es {digest}", digest),
+                (f"la llave API: {value}", value),
+                (f"API anahtar\u0131m {draw} ama olmuyor", draw),
+                (f"la clave de cifrado es {digest}", digest),
+                (f"a senha do e-mail ficou {value}", value),
+                (f"\u8def\u7531\u5668\u5bc6\u7801\u8bbe\u6210\u4e86{value}", value),
+                (f"\u0645\u0641\u062a\u0627\u062d API: {value}", value),
+                (f"le code du wifi c'est {value}", value),
+                (
+                    f"\u043f\u0430\u0440\u043e\u043b\u044c \u043d\u0430 \u0432\u0430\u0439\u0444\u0430\u0439: {value}",
+                    value,
+                ),
+                (f"{password_ru} \u043d\u0430 \u0440\u043e\u0443\u0442\u0435\u0440 {set_ru} {value}", value),
+                (f"\u0441\u043c\u0435\u043d\u0438\u043b {password_ru} \u043d\u0430 {value} :)", value),
+                (f"I changed the password to {value} :D", value),
+                (f"Le secret partag\u00e9 du webhook, \u00e0 savoir {digest}, ne correspond pas", digest),
+                (f"Das Client-Secret der App-Registrierung, n\u00e4mlich {digest}, l\u00e4uft ab", digest),
+                (f"SECRET_KEY is currently {digest} in production", digest),
+                (f"O segredo do webhook \u00e9 {digest}", digest),
+                (f"Sekret klienta OAuth: {digest}", digest),
+                (f"L'utente ha incollato la sua chiave API, ovvero {draw}, e chiede", draw),
+            ),
+        )
 
     def test_a_value_in_brackets_after_what_the_key_is_for(self) -> None:
         """Summaries name what a password is for, then give it in brackets:
@@ -2006,42 +2023,36 @@ class TestKeyJudgements(unittest.TestCase):
         brackets that leads to an "is" is still read as one, and words in
         brackets are no value."""
         value = password(random.Random(52))
-        for text in (
+        refused = (
             f"The user shared the password for his work VPN account ({value}) and asked why it fails.",
             f"L'utilisateur a coll\u00e9 le mot de passe de son compte Orange ({value}) et demande pourquoi.",
             f"El usuario comparti\u00f3 la contrase\u00f1a de su cuenta de correo ({value}) y pregunt\u00f3.",
             f"U\u017cytkownik poda\u0142 has\u0142o do konta w banku ({value}) i pyta, dlaczego.",
             f"L'utente ha condiviso la password dell'account aziendale ({value}) chiedendo perch\u00e9.",
             f"the password for the VPN (the one IT gave me) is {value}",
-        ):
-            with self.subTest(text=text):
-                self.assertEqual(cp.find_secret(text), (text.index(value), "credential-assignment"))
-        for text in (
+        )
+        passing = (
             "the password for the VPN (see the wiki) was rotated",
             "the password for admin accounts (at least 12 characters) must change yearly",
-        ):
-            with self.subTest(text=text):
-                self.assertIsNone(cp.find_secret(text))
+        )
+        assert_verdicts(self, ((text, value) for text in refused), passing)
 
     def test_a_draw_between_commas_after_a_key(self) -> None:
         """A value set off by commas after its key ("the API key, …, was
         rotated") is read even when it looks like an identifier, once it is
         20 letters and digits or more; a parameter list of names is not."""
         draw = mixed(ALNUM, 32, random.Random(53))
-        for text in (
+        refused = (
             f"the API key, {draw}, was rotated",
             f"O utilizador colou a chave da API, {draw}, e pediu ajuda",
             f"El usuario peg\u00f3 su clave de API, {draw}, y quiere saber",
-        ):
-            with self.subTest(text=text):
-                self.assertEqual(cp.find_secret(text), (text.index(draw), "credential-assignment"))
-        for text in (
+        )
+        passing = (
             "def login(user, password, otp_code_for_the_second_factor, remember):",
             "f(api_key, PasswordResetTokenProvider, x)",
             "connect(host, password, otp_code1, retries)",
-        ):
-            with self.subTest(text=text):
-                self.assertIsNone(cp.find_secret(text))
+        )
+        assert_verdicts(self, ((text, draw) for text in refused), passing)
 
     def test_each_key_word_is_one_in_any_case_alone_or_ending_a_key(self) -> None:
         """One entry of PASSWORD_WORDS, in any language, is all a word for
