@@ -5381,7 +5381,9 @@ def a_value_standing_alone(value: str) -> bool:
         return True  # a hex key (api key 060e6a91…): no word or name is one
     has_cases = value.lower() != value and value.upper() != value
     if not has_cases and STANDALONE_SYMBOLS.isdisjoint(value):
-        return False
+        # Letters of one case stand out only as a long draw, letters and
+        # digits mixed as no name mixes them (3G4KPV8CAGDG0EWULRI3RT3O).
+        return len(value) >= DRAWN_MIN_CHARS and len(scanner.digit_edge.findall(value)) > MAX_NAME_DIGIT_EDGES
     if not PASSWORD_SYMBOLS.isdisjoint(value):
         return True  # no name holds one: a chosen password (Summer!2024)
     if scanner.spaced_name.fullmatch(value) is None or len(scanner.case_flip.findall(value)) > MAX_NAME_CASE_FLIPS:

@@ -2434,6 +2434,16 @@ class TestValueJudgements(unittest.TestCase):
             ("GzziHfrGpe86", False),
             ("Tea4Two2Go9", True),
             ("Tea4Two2Go", False),
+            # Letters of one case: DRAWN_MIN_CHARS or more, letters and
+            # digits mixed as no name mixes them (an API key, a router's
+            # sticker key), as for Tea4Two2Go9 above; shorter, or with few
+            # digit edges, a name.
+            ("3G4KPV8CAGDG0EWULRI3RT3O", True),
+            ("wdvnousa87acfxp9ioasrea4tbeasrfa", True),
+            ("AKS1ENGINE2WORKER3POOL4", True),
+            ("GPT4O1MINI2024", False),
+            ("PPMUDGM52B20", False),
+            ("CONFIGURATIONSERVICE2025", False),
         ):
             with self.subTest(value=value):
                 self.assertEqual(cp.a_value_standing_alone(value), alone)
