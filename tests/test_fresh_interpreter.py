@@ -501,8 +501,9 @@ class TestEveryCodeThroughTheEntryPoint(FreshInterpreterCase):
         self.assertIn(max(results), started, "the highest limit must let the interpreter start")
         for limit, result in started.items():
             with self.subTest(limit=limit):
-                self.assertEqual(result.stderr, b"")
-                self.assertEqual(len(result.lines), 1)
+                # Python's own report, if any, says where the run stopped.
+                self.assertEqual(result.stderr, b"", result.stderr[-600:])
+                self.assertEqual(len(result.lines), 1, (result.returncode, result.stderr[-600:]))
         return started
 
     @unittest.skipUnless(resource is not None and sys.platform.startswith("linux"), "Linux resource limits")
