@@ -8264,7 +8264,14 @@ class _RunMarks:
 RUN_MARKS = _RunMarks()
 
 
-def _write_all(data: bytes) -> None:
+def _write_line(data: bytes, exit_code: int) -> None:
+    """Write a result line to descriptor 1.  It is marked printed, with its
+    exit code, only here, where this call's frame already exists: a call
+    that cannot start for lack of memory leaves the line to main()'s last
+    resort, which writes resource_exhausted.  A closed, full or broken
+    stdout loses the line, never the exit status, and prints nothing."""
+    RUN_MARKS.exit_code = exit_code
+    RUN_MARKS.printed = True
     try:
         while data:
             data = data[os.write(1, data) :]
@@ -8273,12 +8280,8 @@ def _write_all(data: bytes) -> None:
 
 
 def emit(line: str, exit_code: int = EXIT_RETRY) -> None:
-    """Write the result line to descriptor 1.  A closed, full or broken
-    stdout loses the line, never the exit status, and prints nothing."""
-    data = (line + "\n").encode("ascii")
-    RUN_MARKS.exit_code = exit_code
-    RUN_MARKS.printed = True
-    _write_all(data)
+    """Write the result line to descriptor 1."""
+    _write_line((line + "\n").encode("ascii"), exit_code)
 
 
 class _DiscardedText:
@@ -8312,8 +8315,7 @@ def main(argv: Sequence[str] | None = None, loader: GraphifyLoader = load_graphi
         # A signal is never reported as a lack of resources.
         RESERVE.block = None
         if not RUN_MARKS.printed:
-            RUN_MARKS.printed = True
-            _write_all(INTERRUPTED_LINES[RUN_MARKS.withdrawn])
+            _write_line(INTERRUPTED_LINES[RUN_MARKS.withdrawn], CODES["interrupted"])
         return RUN_MARKS.exit_code
     except BaseException:
         # Outside execute() only a lack of memory can fail (a MemoryError,
