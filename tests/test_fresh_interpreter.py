@@ -1000,11 +1000,10 @@ FRAME_PAST_THE_HANDLERS = re.compile(
 
 
 # What Python's start-up prints when a KeyboardInterrupt lands while it
-# checks the script's path as an import path entry; it then runs the script.
-START_UP_REPORT = re.compile(
-    rb"Failed checking if argv\[0\] is an import path entry\n(?:Traceback \(most recent call last\):\n"
-    rb"(?:  .*\n)*)?KeyboardInterrupt\n\Z"
-)
+# checks the script's path as an import path entry (a traceback of its own
+# import machinery, the exception it was handling chained before it); it
+# then runs the script.
+START_UP_REPORT = re.compile(rb"Failed checking if argv\[0\] is an import path entry\n(?:.*\n)*?KeyboardInterrupt\n\Z")
 
 
 def without_start_up_report(result: Result) -> Result:
