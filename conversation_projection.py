@@ -3021,7 +3021,7 @@ _NOT_NAMED_IN_CJK = (
 _KEY_NOUN = (
     _first_letters(KEY_NOUNS + CODE_NOUNS)
     + "(?i:"
-    + "|".join(map(_any_case, sorted(KEY_NOUNS + CODE_NOUNS, key=len, reverse=True)))
+    + _by_first_letter(sorted(KEY_NOUNS + CODE_NOUNS, key=len, reverse=True))
     + ")"
 )
 # What joins a key noun to the qualifier after it: "cl\u00e9 d'API", "clave de
@@ -3036,7 +3036,7 @@ _KEY_NOUN_ALONE = "".join(f"(?<!(?i:{_any_case(word)}))" for word in CODE_NOUNS)
 _KEY_NOUN_QUALIFIER = (
     _first_letters(KEY_NOUN_QUALIFIERS)
     + "(?i:"
-    + "|".join(map(_any_case, sorted(KEY_NOUN_QUALIFIERS, key=len, reverse=True)))
+    + _by_first_letter(sorted(KEY_NOUN_QUALIFIERS, key=len, reverse=True))
     + ")"
 )
 # A PEM header is a key unless the sentence it sits in goes on after it in
