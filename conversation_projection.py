@@ -3226,7 +3226,7 @@ SEARCH_CHARS_PER_WORK = 200
 # occurrences, once for each row it calls for), and as much again for each
 # PATTERN_CHARS_PER_PLACE_WORK characters of the row's pattern: a row is
 # tried at each place, and the rows that read a key word in any language
-# and the prose after it (the longest patterns, 19,000 to 23,000
+# and the prose after it (the longest patterns, 21,000 to 24,000
 # characters: 2 units, 3 for the longest) try most there, 3 to 5
 # microseconds a place where key words stand before connector words
 # ("klucz API to hasło to …": 1.5 s for 2 MiB, unbounded; 1.1 s, two thirds
@@ -3234,7 +3234,7 @@ SEARCH_CHARS_PER_WORK = 200
 # get stays within three quarters of it (see MAX_JUDGEMENT_WORK); a word
 # added to those rows' lists must not move them past a multiple of this.
 PLACE_WORK = 1
-PATTERN_CHARS_PER_PLACE_WORK = 11_000
+PATTERN_CHARS_PER_PLACE_WORK = 11_500
 
 
 def place_work(row: int) -> int:
