@@ -2419,6 +2419,18 @@ def _stems(words: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(stems, key=len, reverse=True))
 
 
+def _first_letters(words: Sequence[str]) -> str:
+    """A lookahead at the first letters of the words in both cases: a
+    search tries the alternation only where one of them stands."""
+    return "(?=[" + "".join(sorted({case for word in words for case in (word[0], word[0].upper())})) + "])"
+
+
+def _words_in_any_case(words: Sequence[str]) -> str:
+    """The words as a pattern read in any case, longest first, grouped by
+    first letter, behind a look at their first letters."""
+    return _first_letters(words) + "(?i:" + _by_first_letter(sorted(words, key=len, reverse=True)) + ")"
+
+
 def _by_first_letter(words: Sequence[str]) -> str:
     """The words as one alternation, in their order, grouped by their first
     letter (password|pwd|… as p(?:assword|wd|…)): the regex engine tries
@@ -2438,13 +2450,7 @@ def _by_first_letter(words: Sequence[str]) -> str:
 # beyond ASCII among the words, the search would otherwise try every one at
 # every character.
 KEY_WORDS = _stems((*PASSWORD_WORDS, *SECRET_WORDS, "key"))
-_CREDENTIAL_KEY_STEM = (
-    "(?=["
-    + "".join(sorted({case for word in KEY_WORDS for case in (word[0], word[0].upper())}))
-    + "])(?i:"
-    + _by_first_letter(KEY_WORDS)
-    + ")"
-)
+_CREDENTIAL_KEY_STEM = _words_in_any_case(KEY_WORDS)
 # The rest of a key after its stem: identifier characters up to the next
 # stem, which starts a key of its own.  A run of stems (pwpwpw…, keykey…)
 # then costs one step per stem, not a read of the whole tail at each; and
@@ -2650,12 +2656,6 @@ PROSE_AFTER_KEY_WORDS = (
     *("ändrat", "ändrad", "bytt", "har ändrats"),  # Swedish
     *("изменён", "изменен", "сменён", "сменен", "новый"),  # Russian
 )
-
-
-def _first_letters(words: Sequence[str]) -> str:
-    """A lookahead at the first letters of the words in both cases: a
-    search tries the alternation only where one of them stands."""
-    return "(?=[" + "".join(sorted({case for word in words for case in (word[0], word[0].upper())})) + "])"
 
 
 def _prose_words(words: Sequence[str]) -> str:
@@ -3018,12 +3018,7 @@ _NOT_NAMED_IN_CJK = (
     r"(?![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{0,16}+[A-Za-z0-9_]{1,64}+[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
 )
 # The nouns and their qualifiers as patterns, in any case.
-_KEY_NOUN = (
-    _first_letters(KEY_NOUNS + CODE_NOUNS)
-    + "(?i:"
-    + _by_first_letter(sorted(KEY_NOUNS + CODE_NOUNS, key=len, reverse=True))
-    + ")"
-)
+_KEY_NOUN = _words_in_any_case(KEY_NOUNS + CODE_NOUNS)
 # What joins a key noun to the qualifier after it: "cl\u00e9 d'API", "clave de
 # seguridad", "code du wifi", "chiave di rete", "chave da rede".
 KEY_NOUN_OF_WORDS = ("d'", "de", "du", "des", "da", "do", "del", "di")
@@ -3033,12 +3028,7 @@ _KEY_NOUN_OF = (
 # A key noun read alone (``bare``), not a word for a code; a draw holds a
 # digit, so without one near no assignment is tried.
 _KEY_NOUN_ALONE = "".join(f"(?<!(?i:{_any_case(word)}))" for word in CODE_NOUNS) + r"(?P<bare>)(?=[^\d\n\x00]{0,64}+\d)"
-_KEY_NOUN_QUALIFIER = (
-    _first_letters(KEY_NOUN_QUALIFIERS)
-    + "(?i:"
-    + _by_first_letter(sorted(KEY_NOUN_QUALIFIERS, key=len, reverse=True))
-    + ")"
-)
+_KEY_NOUN_QUALIFIER = _words_in_any_case(KEY_NOUN_QUALIFIERS)
 # A PEM header is a key unless the sentence it sits in goes on after it in
 # lower case ("-----BEGIN RSA PRIVATE KEY----- is what the file starts
 # with"): a header alone, before a new sentence or before a base64 body
